@@ -1,0 +1,49 @@
+# DCQCN rate limiter: model, RTL, lockstep. `make cosim` and `make test` set up a fresh machine.
+
+CARGO    ?= cargo
+RTL      := $(sort $(wildcard rtl/*.sv))
+WIDTHS   := 8 32 64
+
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth clean help
+
+all: test
+
+help:
+	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles)"
+	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
+	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
+	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
+	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
+
+deps:
+	@scripts/deps.sh
+
+cosim: deps
+	$(CARGO) run --release -q -p dcqcn-cli -- cosim $(COSIM_ARGS)
+
+test: deps fmt-check clippy lint unit
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy --release --workspace --all-targets --features dcqcn-cosim/mutants -- -D warnings
+
+lint:
+	@for w in $(WIDTHS); do \
+	  echo "verilator --lint-only -Wall DATA_BYTES=$$w"; \
+	  verilator --lint-only -Wall -Irtl -GDATA_BYTES=$$w --top-module dcqcn_rl $(RTL) || exit 1; \
+	done
+	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
+
+unit:
+	$(CARGO) test --release --workspace --features dcqcn-cosim/mutants
+
+bench: deps
+	$(CARGO) bench -p dcqcn-cosim --bench speed
+
+synth: deps
+	@scripts/synth.sh
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,390 @@
+//! `dcqcn`: run the model and the RTL in lockstep (`cosim`), the model alone (`sim`), or list what
+//! is built in. Exit codes: 0 pass, 1 mismatch, 2 bad input.
+
+use clap::{Parser, Subcommand};
+use dcqcn_cosim::lockstep::{self, RunSpec, RunStats};
+use dcqcn_cosim::scenario::{self, Scenario};
+use dcqcn_cosim::vcd_out::VcdTrace;
+use dcqcn_cosim::{config_file, rtl, CosimError};
+use dcqcn_model::{Phase, Snapshot};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "dcqcn",
+    version,
+    about = "DCQCN rate limiter: bit-exact model, RTL lockstep, traces"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+/// A cycle count: `50000000`, `50_000_000`, `50M`, `2k`.
+fn parse_count(s: &str) -> Result<u64, String> {
+    let t = s.replace('_', "");
+    let (num, mul) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1_000),
+        Some('M') => (&t[..t.len() - 1], 1_000_000),
+        Some('G') => (&t[..t.len() - 1], 1_000_000_000),
+        _ => (&t[..], 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| format!("`{s}` is not a cycle count (e.g. 1000000, 1_000_000, 1M)"))
+}
+
+/// A cycle window `A:B` (B excluded).
+fn parse_window(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{s}`: expected FROM:TO cycles"))?;
+    let (a, b) = (parse_count(a)?, parse_count(b)?);
+    if a >= b {
+        return Err(format!("`{s}`: FROM must be below TO"));
+    }
+    Ok((a, b))
+}
+
+#[derive(clap::Args, Clone)]
+struct RunArgs {
+    /// Scenario name (see `dcqcn scenarios`); default: the whole suite (cosim) or paper-table2 (sim).
+    #[arg(long)]
+    scenario: Option<String>,
+    /// Cycles per scenario (default: the scenario's own length).
+    #[arg(long, value_parser = parse_count)]
+    cycles: Option<u64>,
+    /// Stimulus seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Register configuration file (TOML, human units), replacing the scenario's configuration.
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Lockstep the model against the Verilated RTL, comparing every output and register every cycle.
+    Cosim {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Write a waveform of both sides (scopes tb, model, rtl) to this VCD file (needs --scenario).
+        #[arg(long)]
+        vcd: Option<PathBuf>,
+        /// Only trace cycles FROM:TO into --vcd (default: the whole run).
+        #[arg(long, value_parser = parse_window)]
+        vcd_window: Option<(u64, u64)>,
+        /// RTL variant (see `dcqcn variants`); default: the scenario's beat width, e.g. w8.
+        #[arg(long)]
+        variant: Option<String>,
+        /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
+        #[arg(long, default_value = "dcqcn-mismatch.json")]
+        report: PathBuf,
+    },
+    /// Run the model alone and write a CSV trace of Rc, Rt, alpha, credit and events.
+    Sim {
+        #[command(flatten)]
+        run: RunArgs,
+        /// Output CSV (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Also write a row every N cycles without events.
+        #[arg(long, value_parser = parse_count, default_value = "10000")]
+        every: u64,
+    },
+    /// List the RTL variants compiled into this binary.
+    Variants,
+    /// List the built-in scenarios.
+    Scenarios,
+}
+
+/// Bad input (exit 2) or a failed check (exit 1).
+enum Failure {
+    Input(String),
+    Mismatch,
+}
+
+impl From<CosimError> for Failure {
+    fn from(e: CosimError) -> Self {
+        Failure::Input(e.to_string())
+    }
+}
+
+fn scenarios_for(arg: &Option<String>, default_all: bool) -> Result<Vec<Scenario>, Failure> {
+    match arg.as_deref() {
+        None if default_all => Ok(scenario::default_suite()),
+        None => Ok(vec![scenario::by_name("paper-table2").expect("built-in")]),
+        Some(name) => scenario::by_name(name).map(|s| vec![s]).ok_or_else(|| {
+            Failure::Input(
+                CosimError::UnknownScenario {
+                    name: name.to_string(),
+                    known: scenario::names().iter().map(|s| s.to_string()).collect(),
+                }
+                .to_string(),
+            )
+        }),
+    }
+}
+
+fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Failure> {
+    let params = sc.params();
+    let mut stimulus = sc.stimulus.clone();
+    let mut replay = format!("dcqcn cosim --scenario {} --seed {}", sc.name, args.seed);
+    if let Some(path) = &args.config {
+        stimulus.config =
+            config_file::load(path, &params).map_err(|e| Failure::Input(e.to_string()))?;
+        replay += &format!(" --config {}", path.display());
+    }
+    if variant != rtl::width_variant(sc.data_bytes) {
+        replay += &format!(" --variant {variant}");
+    }
+    Ok(RunSpec {
+        scenario: sc.name.to_string(),
+        params,
+        stimulus,
+        seed: args.seed,
+        cycles: args.cycles.unwrap_or(sc.default_cycles),
+        variant: variant.to_string(),
+        replay,
+    })
+}
+
+fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, Failure> {
+    std::fs::File::create(path)
+        .map(std::io::BufWriter::new)
+        .map_err(|e| Failure::Input(format!("{}: cannot create: {e}", path.display())))
+}
+
+fn header() {
+    println!(
+        "{:<15} {:>3} {:>11} {:>10} {:>6} {:>6} {:>7} {:>5} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}",
+        "scenario",
+        "B",
+        "cycles",
+        "beats",
+        "CNPs",
+        "dec",
+        "inc_FR",
+        "AI",
+        "HAI",
+        "alpha",
+        "resets",
+        "regs",
+        "mismatches",
+        "Mcyc/s"
+    );
+}
+
+fn row(name: &str, db: u32, s: &RunStats, mismatches: u64) {
+    println!(
+        "{:<15} {:>3} {:>11} {:>10} {:>6} {:>6} {:>7} {:>5} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9.2}",
+        name,
+        db,
+        s.cycles,
+        s.beats,
+        s.cnps,
+        s.decreases,
+        s.inc_fast_recovery,
+        s.inc_additive,
+        s.inc_hyper,
+        s.alpha_updates,
+        s.resets,
+        s.axil_writes + s.axil_reads,
+        mismatches,
+        s.cycles_per_second() / 1e6
+    );
+}
+
+fn cosim(
+    args: &RunArgs,
+    vcd: &Option<PathBuf>,
+    vcd_window: Option<(u64, u64)>,
+    variant: &Option<String>,
+    report: &Path,
+) -> Result<(), Failure> {
+    let list = scenarios_for(&args.scenario, true)?;
+    if vcd.is_some() && list.len() != 1 {
+        return Err(Failure::Input(
+            "--vcd needs --scenario (one waveform per run)".into(),
+        ));
+    }
+    header();
+    let mut total = RunStats::default();
+    for sc in &list {
+        let v = variant
+            .clone()
+            .unwrap_or_else(|| rtl::width_variant(sc.data_bytes));
+        let spec = run_spec(sc, args, &v)?;
+        let outcome = if let Some(path) = vcd {
+            let mut t = VcdTrace::new(create(path)?, sc.data_bytes, spec.params.clk_hz(), true)
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+            let (a, b) = vcd_window.unwrap_or((0, u64::MAX));
+            let o = lockstep::run(&spec, Some((&mut t, a..b)))?;
+            t.finish()
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+            o
+        } else {
+            lockstep::run(&spec, None)?
+        };
+        let s = &outcome.stats;
+        row(
+            sc.name,
+            sc.data_bytes,
+            s,
+            u64::from(outcome.mismatch.is_some()),
+        );
+        total.cycles += s.cycles;
+        total.seconds += s.seconds;
+        if let Some(mut m) = outcome.mismatch {
+            lockstep::explain(&spec, &mut m, 8);
+            eprintln!("\n{}", m.report());
+            write_mismatch(&spec, &m, report);
+            return Err(Failure::Mismatch);
+        }
+    }
+    if list.len() > 1 {
+        println!(
+            "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s",
+            total.cycles,
+            total.cycles_per_second() / 1e6
+        );
+    }
+    Ok(())
+}
+
+/// The JSON report and a waveform of the 200 cycles before the mismatch, from a re-run.
+fn write_mismatch(spec: &RunSpec, m: &lockstep::Mismatch, report: &Path) {
+    match std::fs::write(report, serde_json::to_string_pretty(m).unwrap_or_default()) {
+        Ok(()) => eprintln!("report: {}", report.display()),
+        Err(e) => eprintln!("{}: cannot write report: {e}", report.display()),
+    }
+    let vcd_path = report.with_extension("vcd");
+    let rerun = RunSpec {
+        cycles: m.cycle + 1,
+        ..spec.clone()
+    };
+    let written = std::fs::File::create(&vcd_path)
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            let mut t = VcdTrace::new(
+                std::io::BufWriter::new(f),
+                spec.params.data_bytes(),
+                spec.params.clk_hz(),
+                true,
+            )
+            .map_err(|e| e.to_string())?;
+            lockstep::run(
+                &rerun,
+                Some((&mut t, m.cycle.saturating_sub(199)..m.cycle + 1)),
+            )
+            .map_err(|e| e.to_string())?;
+            t.finish().map_err(|e| e.to_string())
+        });
+    match written {
+        Ok(()) => eprintln!(
+            "waveform (cycles {}..={}): {}",
+            m.cycle.saturating_sub(199),
+            m.cycle,
+            vcd_path.display()
+        ),
+        Err(e) => eprintln!("{}: cannot write waveform: {e}", vcd_path.display()),
+    }
+}
+
+fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure> {
+    let sc = scenarios_for(&args.scenario, false)?.remove(0);
+    let spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes))?;
+    let mut w: Box<dyn Write> = match out {
+        Some(p) => Box::new(create(p)?),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let clk = f64::from(spec.params.clk_hz());
+    let mut io_err = None;
+    let _ = writeln!(
+        w,
+        "cycle,time_us,event,rc_bps,rt_bps,alpha,credit_bytes,cnt_cnp,cnt_dec"
+    );
+    let stats = lockstep::run_model(&spec, |c, _, _, m| {
+        let e = m.events();
+        let ev = if e.dec_fire {
+            "decrease"
+        } else {
+            match e.inc {
+                Some(Phase::FastRecovery) => "increase_fr",
+                Some(Phase::Additive) => "increase_ai",
+                Some(Phase::Hyper) => "increase_hai",
+                None if e.cnp_edge => "cnp",
+                None if e.alpha_fire => "alpha",
+                None if every > 0 && c % every == 0 => "sample",
+                None => return,
+            }
+        };
+        let s = m.state();
+        let snap = Snapshot::from_model(&Default::default(), s);
+        if let Err(err) = writeln!(
+            w,
+            "{c},{:.4},{ev},{},{},{},{:.4},{},{}",
+            c as f64 * 1e6 / clk,
+            s.rc,
+            s.rt,
+            s.alpha.alpha,
+            s.gate.credit as f64 / 65536.0,
+            snap.cnt_cnp,
+            snap.cnt_dec
+        ) {
+            io_err.get_or_insert(err);
+        }
+    });
+    if let Some(e) = io_err.or_else(|| w.flush().err()) {
+        return Err(Failure::Input(format!("writing the trace: {e}")));
+    }
+    eprintln!(
+        "{}: {} cycles, {} CNPs, {} decreases, {:.1} M cycles/s (model only)",
+        sc.name,
+        stats.cycles,
+        stats.cnps,
+        stats.decreases,
+        stats.cycles_per_second() / 1e6
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let r = match &cli.cmd {
+        Cmd::Cosim {
+            run,
+            vcd,
+            vcd_window,
+            variant,
+            report,
+        } => cosim(run, vcd, *vcd_window, variant, report),
+        Cmd::Sim { run, out, every } => sim(run, out, *every),
+        Cmd::Variants => {
+            for v in rtl::variants() {
+                println!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);
+            }
+            Ok(())
+        }
+        Cmd::Scenarios => {
+            for s in scenario::builtin() {
+                println!(
+                    "{:<15} {:>2} B {:>11} cycles  {}",
+                    s.name, s.data_bytes, s.default_cycles, s.description
+                );
+            }
+            Ok(())
+        }
+    };
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Mismatch) => ExitCode::from(1),
+        Err(Failure::Input(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

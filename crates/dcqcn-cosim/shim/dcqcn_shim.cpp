@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// Drives one Verilated variant per clock cycle: inputs in, outputs sampled before the edge,
+// registers sampled after it (the record compared by the lockstep, docs/spec.md section 7).
+
+#include "dcqcn-cosim/shim/dcqcn_shim.h"
+#include "dcqcn-cosim/src/ffi.rs.h"
+
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "verilated.h"
+#include "dcqcn_variant_headers.inc"
+
+namespace dcqcn {
+namespace {
+
+using Words = std::array<uint64_t, 8>;
+
+// Data beats are CData..QData for up to 8 bytes and VlWide<N> (32-bit words) above.
+template <typename T>
+inline void put_data(T& dst, const Words& src) {
+    dst = static_cast<T>(src[0]);
+}
+template <std::size_t N>
+inline void put_data(VlWide<N>& dst, const Words& src) {
+    for (std::size_t w = 0; w < N; ++w) dst[w] = static_cast<uint32_t>(src[w / 2] >> (32 * (w % 2)));
+}
+template <typename T>
+inline void get_data(Words& dst, const T& src) {
+    dst = Words{};
+    dst[0] = static_cast<uint64_t>(src);
+}
+template <std::size_t N>
+inline void get_data(Words& dst, const VlWide<N>& src) {
+    dst = Words{};
+    for (std::size_t w = 0; w < N; ++w) dst[w / 2] |= static_cast<uint64_t>(src[w]) << (32 * (w % 2));
+}
+
+template <typename V>
+class DutImpl final : public Dut {
+public:
+    DutImpl() : top_(new V(&ctx_, "TOP")) {
+        top_->clk = 0;
+        top_->eval();
+    }
+    ~DutImpl() override { top_->final(); }
+
+    void step(const PortsIn& i, Sample& o) override {
+        V* t = top_.get();
+        apply(t, i);
+        t->clk = 0;
+        t->eval();
+        o.s_axis_tready = t->s_axis_tready;
+        o.m_axis_tvalid = t->m_axis_tvalid;
+        get_data(o.m_axis_tdata, t->m_axis_tdata);
+        o.m_axis_tkeep = t->m_axis_tkeep;
+        o.m_axis_tlast = t->m_axis_tlast;
+        o.s_axil_awready = t->s_axil_awready;
+        o.s_axil_wready = t->s_axil_wready;
+        o.s_axil_bvalid = t->s_axil_bvalid;
+        o.s_axil_bresp = t->s_axil_bresp;
+        o.s_axil_arready = t->s_axil_arready;
+        o.s_axil_rvalid = t->s_axil_rvalid;
+        o.s_axil_rdata = t->s_axil_rdata;
+        o.s_axil_rresp = t->s_axil_rresp;
+        t->clk = 1;
+        t->eval();
+        o.cnp_meta = t->st_cnp_meta;
+        o.cnp_sync = t->st_cnp_sync;
+        o.cnp_prev = t->st_cnp_prev;
+        o.rc = t->st_rc;
+        o.rt = t->st_rt;
+        o.active = t->st_active;
+        o.alpha = t->st_alpha;
+        o.alpha_timer = t->st_alpha_timer;
+        o.alpha_pending = t->st_alpha_pending;
+        o.dec_timer = t->st_dec_timer;
+        o.dec_pending = t->st_dec_pending;
+        o.inc_timer = t->st_inc_timer;
+        o.byte_cnt = t->st_byte_cnt;
+        o.t_stage = t->st_t_stage;
+        o.b_stage = t->st_b_stage;
+        o.bpc = t->st_bpc;
+        o.credit = t->st_credit;
+        o.cfg_alpha_g = t->st_cfg_alpha_g;
+        o.cfg_dec_gain = t->st_cfg_dec_gain;
+        o.cfg_stage_threshold = t->st_cfg_stage_threshold;
+        o.cfg_clamp_tgt = t->st_cfg_clamp_tgt;
+        o.cfg_rai = t->st_cfg_rai;
+        o.cfg_rhai = t->st_cfg_rhai;
+        o.cfg_rmin = t->st_cfg_rmin;
+        o.cfg_inc_interval = t->st_cfg_inc_interval;
+        o.cfg_dec_interval = t->st_cfg_dec_interval;
+        o.cfg_alpha_interval = t->st_cfg_alpha_interval;
+        o.cfg_bypass = t->st_cfg_bypass;
+        o.cfg_timer_en = t->st_cfg_timer_en;
+        o.cfg_byte_en = t->st_cfg_byte_en;
+        o.cfg_byte_threshold = t->st_cfg_byte_threshold;
+        o.cfg_credit_cap = t->st_cfg_credit_cap;
+        o.cnp_cnt16 = t->st_cnp_cnt16;
+        o.cnt_cnp = t->st_cnt_cnp;
+        o.cnt_dec = t->st_cnt_dec;
+        o.cnt_inc_fr = t->st_cnt_inc_fr;
+        o.cnt_inc_ai = t->st_cnt_inc_ai;
+        o.cnt_inc_hai = t->st_cnt_inc_hai;
+        o.cnt_inc_timer = t->st_cnt_inc_timer;
+        o.cnt_inc_byte = t->st_cnt_inc_byte;
+        o.cnt_stall = t->st_cnt_stall;
+        o.cnt_bytes = t->st_cnt_bytes;
+        o.bytes_hi = t->st_bytes_hi;
+    }
+
+    uint64_t run_bare(rust::Slice<const PortsIn> inputs, uint32_t repeat) override {
+        V* t = top_.get();
+        uint64_t sum = 0;
+        for (uint32_t r = 0; r < repeat; ++r) {
+            for (const PortsIn& i : inputs) {
+                apply(t, i);
+                t->clk = 0;
+                t->eval();
+                sum += t->s_axis_tready + t->m_axis_tvalid + t->s_axil_rdata;
+                t->clk = 1;
+                t->eval();
+                sum += t->st_rc;
+            }
+        }
+        return sum;
+    }
+
+private:
+    static void apply(V* t, const PortsIn& i) {
+        t->rst = i.rst;
+        t->cnp = i.cnp;
+        put_data(t->s_axis_tdata, i.s_axis_tdata);
+        t->s_axis_tkeep = static_cast<std::remove_reference_t<decltype(t->s_axis_tkeep)>>(i.s_axis_tkeep);
+        t->s_axis_tvalid = i.s_axis_tvalid;
+        t->s_axis_tlast = i.s_axis_tlast;
+        t->m_axis_tready = i.m_axis_tready;
+        t->s_axil_awaddr = i.s_axil_awaddr & 0xFFF;
+        t->s_axil_awvalid = i.s_axil_awvalid;
+        t->s_axil_wdata = i.s_axil_wdata;
+        t->s_axil_wstrb = i.s_axil_wstrb & 0xF;
+        t->s_axil_wvalid = i.s_axil_wvalid;
+        t->s_axil_bready = i.s_axil_bready;
+        t->s_axil_araddr = i.s_axil_araddr & 0xFFF;
+        t->s_axil_arvalid = i.s_axil_arvalid;
+        t->s_axil_rready = i.s_axil_rready;
+    }
+
+    VerilatedContext ctx_;
+    std::unique_ptr<V> top_;
+};
+
+struct Entry {
+    const char* name;
+    uint32_t data_bytes;
+    const char* description;
+    std::unique_ptr<Dut> (*make)();
+};
+
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, DESC) \
+    static std::unique_ptr<Dut> make_##CLASS() { return std::unique_ptr<Dut>(new DutImpl<CLASS>()); } \
+    static const Entry entry_##CLASS{NAME, BYTES, DESC, &make_##CLASS};
+#include "dcqcn_variants.inc"
+#undef DCQCN_VARIANT
+
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, DESC) &entry_##CLASS,
+const Entry* const kVariants[] = {
+#include "dcqcn_variants.inc"
+};
+#undef DCQCN_VARIANT
+
+}  // namespace
+
+std::unique_ptr<Dut> new_dut(rust::Str variant) {
+    std::string want(variant);
+    for (const Entry* e : kVariants) {
+        if (want == e->name) return e->make();
+    }
+    throw std::runtime_error("unknown RTL variant '" + want + "'");
+}
+
+rust::Vec<VariantInfo> variants() {
+    rust::Vec<VariantInfo> v;
+    for (const Entry* e : kVariants) v.push_back(VariantInfo{e->name, e->data_bytes, e->description});
+    return v;
+}
+
+}  // namespace dcqcn

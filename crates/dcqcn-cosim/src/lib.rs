@@ -1,0 +1,44 @@
+//! Per-cycle lockstep of the DCQCN RTL (Verilated, through a cxx shim) against `dcqcn-model`.
+//!
+//! - [`rtl`]: the Verilated RTL behind the same types as the model (`Inputs` in, `Snapshot` out);
+//! - [`stimulus`]: protocol-correct stimulus sources described by plain-data specs;
+//! - [`scenario`]: the named scenarios of `make cosim`;
+//! - [`lockstep`]: the run loop, statistics and mismatch reports;
+//! - [`vcd_out`]: waveforms of both sides; [`config_file`]: register configurations in TOML.
+//!
+//! It is not a network simulator and holds no second model of the block.
+
+pub mod config_file;
+pub mod ffi;
+pub mod lockstep;
+pub mod rng;
+pub mod rtl;
+pub mod scenario;
+pub mod stimulus;
+pub mod vcd_out;
+
+use thiserror::Error;
+
+#[derive(Debug, Error)]
+pub enum CosimError {
+    #[error("unknown RTL variant `{name}` (compiled: {})", known.join(", "))]
+    UnknownVariant { name: String, known: Vec<String> },
+    #[error("Verilator model: {0}")]
+    Verilator(String),
+    #[error("RTL variant `{variant}` has {variant_bytes}-byte beats but the scenario uses {scenario_bytes}-byte beats")]
+    WidthMismatch {
+        variant: String,
+        variant_bytes: u32,
+        scenario_bytes: u32,
+    },
+    #[error("unknown scenario `{name}` (known: {})", known.join(", "))]
+    UnknownScenario { name: String, known: Vec<String> },
+    #[error(transparent)]
+    Config(#[from] config_file::ConfigFileError),
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+}

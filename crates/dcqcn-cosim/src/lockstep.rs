@@ -1,0 +1,319 @@
+//! The lockstep: identical inputs to the model and the RTL every cycle, every output and every
+//! register compared every cycle, stop at the first difference.
+//!
+//! The hot loop keeps no history. On a mismatch the run is repeated from its seed up to the failing
+//! cycle (runs are deterministic) to collect the last cycles and, if asked, a waveform window.
+
+use crate::rtl::Rtl;
+use crate::stimulus::{Bench, StimulusSpec};
+use crate::CosimError;
+use dcqcn_model::snapshot::{decode, hex, FIELDS};
+use dcqcn_model::{Config, Inputs, Outputs, Params, Phase, RateLimiter, Snapshot};
+use serde::Serialize;
+use std::time::Instant;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct RunSpec {
+    /// Scenario name (for reports).
+    pub scenario: String,
+    pub params: Params,
+    pub stimulus: StimulusSpec,
+    pub seed: u64,
+    pub cycles: u64,
+    /// RTL variant, e.g. `w8`.
+    pub variant: String,
+    /// The command that reproduces this run (the failing cycle count is appended by the report).
+    pub replay: String,
+}
+
+/// Totals of one run, from the model's events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct RunStats {
+    pub cycles: u64,
+    /// Beats that left on m_axis.
+    pub beats: u64,
+    pub bytes: u64,
+    pub cnps: u64,
+    pub decreases: u64,
+    pub inc_fast_recovery: u64,
+    pub inc_additive: u64,
+    pub inc_hyper: u64,
+    pub alpha_updates: u64,
+    pub resets: u64,
+    pub axil_writes: u64,
+    pub axil_reads: u64,
+    pub seconds: f64,
+}
+
+impl RunStats {
+    #[inline(always)]
+    fn count(&mut self, i: &Inputs, out: &Outputs, m: &RateLimiter) {
+        self.cycles += 1;
+        let moved = out.m_axis_tvalid && i.m_axis_tready && !i.rst;
+        self.beats += u64::from(moved);
+        if moved {
+            self.bytes += u64::from(out.m_axis_tkeep.count_ones());
+        }
+        let e = m.events();
+        self.cnps += u64::from(e.cnp_edge);
+        self.decreases += u64::from(e.dec_fire);
+        self.alpha_updates += u64::from(e.alpha_fire);
+        match e.inc {
+            Some(Phase::FastRecovery) => self.inc_fast_recovery += 1,
+            Some(Phase::Additive) => self.inc_additive += 1,
+            Some(Phase::Hyper) => self.inc_hyper += 1,
+            None => {}
+        }
+    }
+
+    pub fn cycles_per_second(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// One differing field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldDiff {
+    pub field: &'static str,
+    pub block: &'static str,
+    pub model_hex: String,
+    pub rtl_hex: String,
+    pub model: String,
+    pub rtl: String,
+}
+
+/// One cycle of history before a mismatch.
+#[derive(Clone, Debug, Serialize)]
+pub struct HistoryRow {
+    pub cycle: u64,
+    pub inputs: String,
+    pub outputs: String,
+}
+
+/// The first difference between model and RTL.
+#[derive(Clone, Debug, Serialize)]
+pub struct Mismatch {
+    pub cycle: u64,
+    pub time_us: f64,
+    pub scenario: String,
+    pub seed: u64,
+    pub variant: String,
+    pub data_bytes: u32,
+    pub fields: Vec<FieldDiff>,
+    pub config: Config,
+    pub replay: String,
+    /// The cycles just before the mismatch, inputs and model outputs (filled by [`explain`]).
+    pub history: Vec<HistoryRow>,
+    #[serde(skip)]
+    pub model_snapshot: Snapshot,
+    #[serde(skip)]
+    pub rtl_snapshot: Snapshot,
+}
+
+impl Mismatch {
+    fn new(run: &RunSpec, cycle: u64, model: &Snapshot, rtl: &Snapshot) -> Mismatch {
+        let db = run.params.data_bytes();
+        let clk = run.params.clk_hz();
+        let fields = model
+            .diff(rtl)
+            .into_iter()
+            .map(|i| {
+                let f = &FIELDS[i];
+                let (m, r) = (model.value(i), rtl.value(i));
+                FieldDiff {
+                    field: f.name,
+                    block: f.block,
+                    model_hex: hex(&m, f, db),
+                    rtl_hex: hex(&r, f, db),
+                    model: decode(&m, f, clk),
+                    rtl: decode(&r, f, clk),
+                }
+            })
+            .collect();
+        Mismatch {
+            cycle,
+            time_us: cycle as f64 * 1e6 / f64::from(clk),
+            scenario: run.scenario.clone(),
+            seed: run.seed,
+            variant: run.variant.clone(),
+            data_bytes: db,
+            fields,
+            config: run.stimulus.config,
+            replay: format!("{} --cycles {}", run.replay, cycle + 1),
+            history: vec![],
+            model_snapshot: *model,
+            rtl_snapshot: *rtl,
+        }
+    }
+
+    /// The report a tired engineer reads: where, what, expected vs actual, how to reproduce.
+    pub fn report(&self) -> String {
+        let mut s = format!(
+            "MISMATCH at cycle {} (t = {:.3} us), scenario {}, seed {}, RTL variant {} ({} B beats)\n",
+            self.cycle, self.time_us, self.scenario, self.seed, self.variant, self.data_bytes
+        );
+        let w = self
+            .fields
+            .iter()
+            .map(|f| f.field.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        s += &format!(
+            "  {:w$}  {:11}  {:40}  {}\n",
+            "field", "block", "model (expected)", "rtl (actual)"
+        );
+        for f in &self.fields {
+            s += &format!(
+                "  {:w$}  {:11}  {:40}  {}\n",
+                f.field,
+                f.block,
+                format!("{} {}", f.model_hex, f.model),
+                format!("{} {}", f.rtl_hex, f.rtl)
+            );
+        }
+        if !self.history.is_empty() {
+            s += "last cycles (inputs | model outputs):\n";
+            for h in &self.history {
+                s += &format!("  {:>10}  {} | {}\n", h.cycle, h.inputs, h.outputs);
+            }
+        }
+        s += &format!("configuration: {:?}\n", self.config);
+        s += &format!("replay: {}\n", self.replay);
+        s
+    }
+}
+
+/// The result of a lockstep run.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub stats: RunStats,
+    pub mismatch: Option<Mismatch>,
+}
+
+/// Something that watches cycles inside a window (waveform writers).
+pub trait Tracer {
+    fn cycle(&mut self, cycle: u64, inputs: &Inputs, model: &Snapshot, rtl: Option<&Snapshot>);
+}
+
+/// Runs the lockstep. `trace` sees the cycles in `trace_window`.
+pub fn run(
+    spec: &RunSpec,
+    mut trace: Option<(&mut dyn Tracer, std::ops::Range<u64>)>,
+) -> Result<Outcome, CosimError> {
+    let mut rtl = Rtl::new(&spec.variant)?;
+    if rtl.variant().data_bytes != spec.params.data_bytes() {
+        return Err(CosimError::WidthMismatch {
+            variant: spec.variant.clone(),
+            variant_bytes: rtl.variant().data_bytes,
+            scenario_bytes: spec.params.data_bytes(),
+        });
+    }
+    let mut model = RateLimiter::new(spec.params);
+    let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
+    let mut stats = RunStats::default();
+    let mut out = Outputs::default();
+    let start = Instant::now();
+    let mut mismatch = None;
+    for cycle in 0..spec.cycles {
+        let i = bench.next(&out);
+        out = model.step(&i);
+        let ms = model.snapshot(&out);
+        let rs = rtl.step(&i);
+        stats.count(&i, &out, &model);
+        if let Some((t, w)) = trace.as_mut() {
+            if w.contains(&cycle) {
+                t.cycle(cycle, &i, &ms, Some(&rs));
+            }
+        }
+        if ms != rs {
+            mismatch = Some(Mismatch::new(spec, cycle, &ms, &rs));
+            break;
+        }
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    let b = bench.stats();
+    stats.resets = b.resets;
+    stats.axil_writes = b.axil_writes;
+    stats.axil_reads = b.axil_reads;
+    Ok(Outcome { stats, mismatch })
+}
+
+/// Model only (no RTL): the same stimulus, with a callback per cycle.
+pub fn run_model(
+    spec: &RunSpec,
+    mut each: impl FnMut(u64, &Inputs, &Outputs, &RateLimiter),
+) -> RunStats {
+    let mut model = RateLimiter::new(spec.params);
+    let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
+    let mut stats = RunStats::default();
+    let mut out = Outputs::default();
+    let start = Instant::now();
+    for cycle in 0..spec.cycles {
+        let i = bench.next(&out);
+        out = model.step(&i);
+        stats.count(&i, &out, &model);
+        each(cycle, &i, &out, &model);
+    }
+    stats.seconds = start.elapsed().as_secs_f64();
+    stats
+}
+
+fn describe_inputs(i: &Inputs) -> String {
+    format!(
+        "rst={} cnp={} s_tvalid={} s_tkeep={:#x} s_tlast={} m_tready={} aw={}@{:#05x} w={}:{:#010x}/{:x} bready={} ar={}@{:#05x} rready={}",
+        u8::from(i.rst),
+        u8::from(i.cnp),
+        u8::from(i.s_axis.tvalid),
+        i.s_axis.tkeep,
+        u8::from(i.s_axis.tlast),
+        u8::from(i.m_axis_tready),
+        u8::from(i.axil.awvalid),
+        i.axil.awaddr,
+        u8::from(i.axil.wvalid),
+        i.axil.wdata,
+        i.axil.wstrb,
+        u8::from(i.axil.bready),
+        u8::from(i.axil.arvalid),
+        i.axil.araddr,
+        u8::from(i.axil.rready)
+    )
+}
+
+fn describe_outputs(o: &Outputs) -> String {
+    format!(
+        "s_tready={} m_tvalid={} m_tkeep={:#x} m_tlast={} awready={} bvalid={}/{} arready={} rvalid={}/{}:{:#010x}",
+        u8::from(o.s_axis_tready),
+        u8::from(o.m_axis_tvalid),
+        o.m_axis_tkeep,
+        u8::from(o.m_axis_tlast),
+        u8::from(o.s_axil_awready),
+        u8::from(o.s_axil_bvalid),
+        o.s_axil_bresp,
+        u8::from(o.s_axil_arready),
+        u8::from(o.s_axil_rvalid),
+        o.s_axil_rresp,
+        o.s_axil_rdata
+    )
+}
+
+/// Re-runs the model from the seed to fill `m.history` with the `k` cycles up to the mismatch.
+pub fn explain(spec: &RunSpec, m: &mut Mismatch, k: u64) {
+    let from = m.cycle.saturating_sub(k.saturating_sub(1));
+    let mut rows = Vec::new();
+    let replay = RunSpec {
+        cycles: m.cycle + 1,
+        ..spec.clone()
+    };
+    run_model(&replay, |c, i, o, _| {
+        if c >= from {
+            rows.push(HistoryRow {
+                cycle: c,
+                inputs: describe_inputs(i),
+                outputs: describe_outputs(o),
+            });
+        }
+    });
+    m.history = rows;
+}

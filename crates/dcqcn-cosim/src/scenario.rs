@@ -1,0 +1,227 @@
+//! Named scenarios: a beat width, a stimulus and a default length. `make cosim` runs
+//! [`default_suite`].
+
+use crate::stimulus::{
+    AxilSpec, CnpSpec, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec, WriteMode,
+};
+use dcqcn_model::{regmap, Config, NamedConfig, Params};
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Scenario {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub data_bytes: u32,
+    pub stimulus: StimulusSpec,
+    pub default_cycles: u64,
+}
+
+impl Scenario {
+    pub fn params(&self) -> Params {
+        Params::with_data_bytes(self.data_bytes).expect("built-in scenarios use legal beat widths")
+    }
+}
+
+/// Bytes in `window_cycles` at `gbps` on a 156.25 MHz clock (the emulated switch threshold).
+fn window_bytes(gbps: f64, window_cycles: u32) -> u64 {
+    (gbps * 1e9 / 8.0 * f64::from(window_cycles) / 156.25e6).round() as u64
+}
+
+/// The paper's emulated switch (Sec. VI-A): 5000-cycle window, threshold in Gb/s, 50 us cooldown.
+fn switch(gbps: f64) -> CnpSpec {
+    CnpSpec::Switch {
+        window_cycles: 5_000,
+        threshold_bytes: window_bytes(gbps, 5_000),
+        cooldown_cycles: 7_813,
+        pulse_cycles: 4,
+    }
+}
+
+/// Short intervals so that every process fires often and collides with the others.
+fn compressed(p: &Params) -> Config {
+    Config {
+        dec_interval: 37,
+        alpha_interval: 55,
+        inc_interval: 300,
+        stage_threshold: 3,
+        rai: 20_000_000,
+        rhai: 60_000_000,
+        rmin: 50_000_000,
+        clamp_tgt: false,
+        ..Config::paper_table2(p)
+    }
+}
+
+pub fn builtin() -> Vec<Scenario> {
+    let p8 = Params::DEFAULT;
+    let p32 = Params::with_data_bytes(32).unwrap();
+    let p64 = Params::with_data_bytes(64).unwrap();
+    let base = |config: Config| StimulusSpec {
+        config,
+        traffic: Some(TrafficSpec::saturating(4096)),
+        sink: SinkSpec::Always,
+        cnp: switch(5.0),
+        axil: AxilSpec::config_only(),
+        resets: ResetSpec::initial_only(),
+    };
+    vec![
+        Scenario {
+            name: "paper-table2",
+            description: "Table II registers, saturating 4096 B RDMA WRITEs, emulated switch at 5 Gb/s (paper Fig. 9)",
+            data_bytes: 8,
+            stimulus: base(NamedConfig::PaperTable2.config(&p8)),
+            default_cycles: 12_000_000,
+        },
+        Scenario {
+            name: "upstream-reset",
+            description: "SURF reset registers, saturating 4096 B frames, emulated switch at 5 Gb/s",
+            data_bytes: 8,
+            stimulus: base(NamedConfig::UpstreamReset.config(&p8)),
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "cnp-storm",
+            description: "random CNP pulses of 1-8 cycles (2%/cycle) on compressed intervals: every collision of decrease, increase and alpha",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                cnp: CnpSpec::Random { prob: 0.02, max_width: 8 },
+                sink: SinkSpec::Random { ready_prob: 0.9 },
+                ..base(compressed(&p8))
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "backpressure",
+            description: "32 B beats, bursty downstream stalls (mean 20 ready / 200 stalled), switch CNPs at 2 Gb/s",
+            data_bytes: 32,
+            stimulus: StimulusSpec {
+                sink: SinkSpec::Bursty { mean_ready: 20, mean_stall: 200 },
+                cnp: switch(2.0),
+                ..base(NamedConfig::PaperTable2.config(&p32))
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "random-frames",
+            description: "64 B beats, frames 1-4096 B with random sparse last tkeep, bubbles and gaps, random tready",
+            data_bytes: 64,
+            stimulus: StimulusSpec {
+                traffic: Some(TrafficSpec {
+                    frame_bytes: (1, 4096),
+                    gap_cycles: (0, 40),
+                    valid_prob: 0.8,
+                    sparse_last_keep: true,
+                }),
+                sink: SinkSpec::Random { ready_prob: 0.85 },
+                cnp: switch(3.0),
+                ..base(Config { credit_cap: 16_384, ..compressed(&p64) })
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "regs-midrun",
+            description: "register rewrites and readbacks of every word mid-run, unmapped/read-only DECERR, slow bready/rready",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                axil: AxilSpec {
+                    read_prob: 0.02,
+                    write_prob: 0.002,
+                    write_mode: WriteMode::Sane,
+                    decerr: true,
+                    bready_prob: 0.3,
+                    rready_prob: 0.3,
+                    periodic: vec![],
+                },
+                cnp: CnpSpec::Random { prob: 0.001, max_width: 3 },
+                ..base(compressed(&p8))
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "bypass",
+            description: "bypass toggled every 250k cycles (DCQCN disabled baseline), CNPs counted but ignored while on",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                axil: AxilSpec {
+                    periodic: vec![PeriodicWrite {
+                        period: 250_000,
+                        addr: regmap::BYPASS,
+                        values: vec![1, 0],
+                    }],
+                    ..AxilSpec::config_only()
+                },
+                cnp: CnpSpec::Random { prob: 0.0005, max_width: 2 },
+                ..base(NamedConfig::PaperTable2.config(&p8))
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "reset-midframe",
+            description: "synchronous resets of 1-20 cycles at random (mean 200k cycles), mid-frame and mid-transaction; config reprogrammed",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                resets: ResetSpec {
+                    initial_cycles: 4,
+                    mean_interval: 200_000,
+                    width: (1, 20),
+                },
+                axil: AxilSpec {
+                    read_prob: 0.01,
+                    ..AxilSpec::config_only()
+                },
+                cnp: switch(4.0),
+                ..base(compressed(&p8))
+            },
+            default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "byte-counter",
+            description: "timer and byte-counter triggers both on (DCQCN stage rule), 64 KB byte threshold, switch at 6 Gb/s",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                cnp: switch(6.0),
+                ..base(Config {
+                    byte_en: true,
+                    byte_threshold: 65_536,
+                    inc_interval: 20_000,
+                    ..NamedConfig::PaperTable2.config(&p8)
+                })
+            },
+            default_cycles: 6_000_000,
+        },
+    ]
+}
+
+/// The scenarios `make cosim` runs, in order.
+pub fn default_suite() -> Vec<Scenario> {
+    builtin()
+}
+
+pub fn by_name(name: &str) -> Option<Scenario> {
+    builtin().into_iter().find(|s| s.name == name)
+}
+
+pub fn names() -> Vec<&'static str> {
+    builtin().iter().map(|s| s.name).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suite_meets_the_cycle_budget() {
+        let total: u64 = default_suite().iter().map(|s| s.default_cycles).sum();
+        assert!(total >= 50_000_000, "default suite compares {total} cycles");
+        let mut names = names();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), builtin().len(), "scenario names are unique");
+    }
+
+    #[test]
+    fn paper_switch_threshold_is_5gbps_over_32us() {
+        // 5 Gb/s x 32 us = 20,000 bytes.
+        assert_eq!(window_bytes(5.0, 5_000), 20_000);
+    }
+}

@@ -1,0 +1,234 @@
+//! Waveforms: the model's and the RTL's records side by side (scopes `model` and `rtl`, same
+//! names), with the testbench inputs in scope `tb`. Only changes are written. Outputs change at the
+//! falling edge before the cycle's rising edge, registers just after it, so a viewer shows each
+//! register update on its clock edge.
+
+use crate::lockstep::Tracer;
+use dcqcn_model::snapshot::{FieldValue, FIELDS};
+use dcqcn_model::{Inputs, Snapshot};
+use std::io::{self, Write};
+use vcd::{IdCode, TimescaleUnit, Value};
+
+/// The testbench inputs traced in scope `tb`: name, width function of DATA_BYTES, value getter.
+type InputGetter = fn(&Inputs) -> FieldValue;
+fn input_fields(db: u32) -> Vec<(&'static str, u32, InputGetter)> {
+    use FieldValue::{Scalar as S, Wide as Wd};
+    vec![
+        ("rst", 1, |i| S(u64::from(i.rst))),
+        ("cnp", 1, |i| S(u64::from(i.cnp))),
+        ("s_axis_tdata", 8 * db, |i| Wd(i.s_axis.tdata)),
+        ("s_axis_tkeep", db, |i| S(i.s_axis.tkeep)),
+        ("s_axis_tvalid", 1, |i| S(u64::from(i.s_axis.tvalid))),
+        ("s_axis_tlast", 1, |i| S(u64::from(i.s_axis.tlast))),
+        ("m_axis_tready", 1, |i| S(u64::from(i.m_axis_tready))),
+        ("s_axil_awaddr", 12, |i| S(u64::from(i.axil.awaddr))),
+        ("s_axil_awvalid", 1, |i| S(u64::from(i.axil.awvalid))),
+        ("s_axil_wdata", 32, |i| S(u64::from(i.axil.wdata))),
+        ("s_axil_wstrb", 4, |i| S(u64::from(i.axil.wstrb))),
+        ("s_axil_wvalid", 1, |i| S(u64::from(i.axil.wvalid))),
+        ("s_axil_bready", 1, |i| S(u64::from(i.axil.bready))),
+        ("s_axil_araddr", 12, |i| S(u64::from(i.axil.araddr))),
+        ("s_axil_arvalid", 1, |i| S(u64::from(i.axil.arvalid))),
+        ("s_axil_rready", 1, |i| S(u64::from(i.axil.rready))),
+    ]
+}
+
+/// A VCD writer implementing [`Tracer`].
+pub struct VcdTrace<W: Write> {
+    w: vcd::Writer<W>,
+    db: u32,
+    half_period_ps: u64,
+    clk: IdCode,
+    inputs: Vec<(IdCode, u32, InputGetter)>,
+    model: Vec<IdCode>,
+    rtl: Vec<IdCode>,
+    prev_in: Option<Inputs>,
+    prev_model: Option<Snapshot>,
+    prev_rtl: Option<Snapshot>,
+    error: Option<io::Error>,
+}
+
+fn bits(v: &FieldValue, width: u32) -> Vec<Value> {
+    (0..width)
+        .rev()
+        .map(|b| {
+            let set = match v {
+                FieldValue::Scalar(x) => b < 64 && x >> b & 1 == 1,
+                FieldValue::Wide(w) => w[(b / 64) as usize] >> (b % 64) & 1 == 1,
+            };
+            if set {
+                Value::V1
+            } else {
+                Value::V0
+            }
+        })
+        .collect()
+}
+
+impl<W: Write> VcdTrace<W> {
+    pub fn new(out: W, data_bytes: u32, clk_hz: u32, with_rtl: bool) -> io::Result<Self> {
+        let mut w = vcd::Writer::new(out);
+        w.timescale(1, TimescaleUnit::PS)?;
+        w.add_module("dcqcn")?;
+        let clk = w.add_wire(1, "clk")?;
+        w.add_module("tb")?;
+        let mut inputs = Vec::new();
+        for (name, width, get) in input_fields(data_bytes) {
+            inputs.push((w.add_wire(width, name)?, width, get));
+        }
+        w.upscope()?;
+        let scope = |w: &mut vcd::Writer<W>, name: &str| -> io::Result<Vec<IdCode>> {
+            w.add_module(name)?;
+            let ids = FIELDS
+                .iter()
+                .map(|f| w.add_wire(f.bits(data_bytes), f.name))
+                .collect::<io::Result<Vec<_>>>()?;
+            w.upscope()?;
+            Ok(ids)
+        };
+        let model = scope(&mut w, "model")?;
+        let rtl = if with_rtl {
+            scope(&mut w, "rtl")?
+        } else {
+            vec![]
+        };
+        w.upscope()?;
+        w.enddefinitions()?;
+        Ok(VcdTrace {
+            w,
+            db: data_bytes,
+            half_period_ps: 500_000_000_000 / u64::from(clk_hz),
+            clk,
+            inputs,
+            model,
+            rtl,
+            prev_in: None,
+            prev_model: None,
+            prev_rtl: None,
+            error: None,
+        })
+    }
+
+    fn write_scope(
+        w: &mut vcd::Writer<W>,
+        ids: &[IdCode],
+        s: &Snapshot,
+        prev: Option<&Snapshot>,
+        outputs: bool,
+        db: u32,
+    ) -> io::Result<()> {
+        for (k, f) in FIELDS.iter().enumerate() {
+            if (f.block == "out") != outputs {
+                continue;
+            }
+            let v = s.value(k);
+            if prev.is_some_and(|p| p.value(k) == v) {
+                continue;
+            }
+            let width = f.bits(db);
+            if width == 1 {
+                w.change_scalar(
+                    ids[k],
+                    if v == FieldValue::Scalar(0) {
+                        Value::V0
+                    } else {
+                        Value::V1
+                    },
+                )?;
+            } else {
+                w.change_vector(ids[k], bits(&v, width))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn write_cycle(
+        &mut self,
+        cycle: u64,
+        i: &Inputs,
+        m: &Snapshot,
+        r: Option<&Snapshot>,
+    ) -> io::Result<()> {
+        let t0 = cycle * 2 * self.half_period_ps;
+        self.w.timestamp(t0)?;
+        self.w.change_scalar(self.clk, Value::V0)?;
+        for (id, width, get) in &self.inputs {
+            let v = get(i);
+            if self.prev_in.as_ref().is_some_and(|p| get(p) == v) {
+                continue;
+            }
+            if *width == 1 {
+                self.w.change_scalar(
+                    *id,
+                    if v == FieldValue::Scalar(0) {
+                        Value::V0
+                    } else {
+                        Value::V1
+                    },
+                )?;
+            } else {
+                self.w.change_vector(*id, bits(&v, *width))?;
+            }
+        }
+        Self::write_scope(
+            &mut self.w,
+            &self.model,
+            m,
+            self.prev_model.as_ref(),
+            true,
+            self.db,
+        )?;
+        if let Some(r) = r.filter(|_| !self.rtl.is_empty()) {
+            Self::write_scope(
+                &mut self.w,
+                &self.rtl,
+                r,
+                self.prev_rtl.as_ref(),
+                true,
+                self.db,
+            )?;
+        }
+        self.w.timestamp(t0 + self.half_period_ps)?;
+        self.w.change_scalar(self.clk, Value::V1)?;
+        Self::write_scope(
+            &mut self.w,
+            &self.model,
+            m,
+            self.prev_model.as_ref(),
+            false,
+            self.db,
+        )?;
+        if let Some(r) = r.filter(|_| !self.rtl.is_empty()) {
+            Self::write_scope(
+                &mut self.w,
+                &self.rtl,
+                r,
+                self.prev_rtl.as_ref(),
+                false,
+                self.db,
+            )?;
+            self.prev_rtl = Some(*r);
+        }
+        self.prev_in = Some(*i);
+        self.prev_model = Some(*m);
+        Ok(())
+    }
+
+    /// Flushes and returns the first write error, if any.
+    pub fn finish(mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.w.flush()
+    }
+}
+
+impl<W: Write> Tracer for VcdTrace<W> {
+    fn cycle(&mut self, cycle: u64, inputs: &Inputs, model: &Snapshot, rtl: Option<&Snapshot>) {
+        if self.error.is_none() {
+            if let Err(e) = self.write_cycle(cycle, inputs, model, rtl) {
+                self.error = Some(e);
+            }
+        }
+    }
+}

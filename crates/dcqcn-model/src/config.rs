@@ -1,0 +1,201 @@
+//! The configuration registers (spec 6.2) as one value type, the named configurations (spec 6.3),
+//! and their encoding as AXI4-Lite words.
+
+use crate::params::Params;
+use crate::regmap;
+use bitvec::prelude::*;
+
+/// Every RW field of the register file, in register units (bytes/s, cycles, raw codes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Config {
+    /// G = 1 - g, Q0.10 (10 bits).
+    pub alpha_g: u16,
+    /// 4 bits: Rc <- Rc (1 - alpha / 2^dec_gain).
+    pub dec_gain: u8,
+    /// F (8 bits).
+    pub stage_threshold: u8,
+    pub clamp_tgt: bool,
+    pub rai: u32,
+    pub rhai: u32,
+    pub rmin: u32,
+    pub inc_interval: u32,
+    pub dec_interval: u16,
+    pub alpha_interval: u16,
+    pub bypass: bool,
+    pub timer_en: bool,
+    pub byte_en: bool,
+    pub byte_threshold: u32,
+    pub credit_cap: u32,
+}
+
+/// Width in bits of each field, for range checks of user input.
+pub const FIELD_WIDTHS: &[(&str, u32)] = &[
+    ("alpha_g", 10),
+    ("dec_gain", 4),
+    ("stage_threshold", 8),
+    ("clamp_tgt", 1),
+    ("rai", 32),
+    ("rhai", 32),
+    ("rmin", 32),
+    ("inc_interval", 32),
+    ("dec_interval", 16),
+    ("alpha_interval", 16),
+    ("bypass", 1),
+    ("timer_en", 1),
+    ("byte_en", 1),
+    ("byte_threshold", 32),
+    ("credit_cap", 32),
+];
+
+/// The named configurations of spec 6.3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedConfig {
+    UpstreamReset,
+    PaperTable2,
+}
+
+impl NamedConfig {
+    pub const ALL: [NamedConfig; 2] = [NamedConfig::UpstreamReset, NamedConfig::PaperTable2];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NamedConfig::UpstreamReset => "upstream-reset",
+            NamedConfig::PaperTable2 => "paper-table2",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<NamedConfig> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    pub fn config(self, p: &Params) -> Config {
+        match self {
+            NamedConfig::UpstreamReset => Config::reset(p),
+            NamedConfig::PaperTable2 => Config::paper_table2(p),
+        }
+    }
+}
+
+/// round(seconds x f) for a time given as `num / den` seconds, half up.
+fn cycles(p: &Params, num: u64, den: u64) -> u64 {
+    (u64::from(p.clk_hz()) * num + den / 2) / den
+}
+
+impl Config {
+    /// spec 6.2 reset values.
+    pub fn reset(p: &Params) -> Config {
+        Config {
+            alpha_g: 1020,
+            dec_gain: 1,
+            stage_threshold: 5,
+            clamp_tgt: false,
+            rai: 6_000_000,
+            rhai: 12_000_000,
+            rmin: 10_000_000,
+            inc_interval: p.rate_inc_reset(),
+            dec_interval: p.rate_dec_reset(),
+            alpha_interval: p.alpha_reset(),
+            bypass: false,
+            timer_en: true,
+            byte_en: false,
+            byte_threshold: 10_000_000,
+            credit_cap: 1 << 20,
+        }
+    }
+
+    /// spec 6.3: the paper's Table II.
+    pub fn paper_table2(p: &Params) -> Config {
+        Config {
+            clamp_tgt: true,
+            dec_interval: cycles(p, 3, 1_000_000) as u16,
+            alpha_interval: cycles(p, 40, 1_000_000) as u16,
+            inc_interval: cycles(p, 2, 1_000) as u32,
+            ..Config::reset(p)
+        }
+    }
+
+    /// Word 0x000.
+    pub fn word_config(&self) -> u32 {
+        let mut w = 0u32;
+        let b = w.view_bits_mut::<Lsb0>();
+        b[0..10].store_le(self.alpha_g);
+        b[10..14].store_le(self.dec_gain);
+        b[14..22].store_le(self.stage_threshold);
+        b.set(22, self.clamp_tgt);
+        w
+    }
+
+    /// Sets the fields of word 0x000 from a full word (bits 31:23 ignored).
+    pub fn set_word_config(&mut self, w: u32) {
+        let b = w.view_bits::<Lsb0>();
+        self.alpha_g = b[0..10].load_le();
+        self.dec_gain = b[10..14].load_le();
+        self.stage_threshold = b[14..22].load_le();
+        self.clamp_tgt = b[22];
+    }
+
+    /// Word 0x014.
+    pub fn word_intervals(&self) -> u32 {
+        u32::from(self.alpha_interval) << 16 | u32::from(self.dec_interval)
+    }
+
+    /// Word 0x100 as read (the clear bit reads 0).
+    pub fn word_ext_ctrl(&self) -> u32 {
+        u32::from(self.byte_en) << 1 | u32::from(self.timer_en)
+    }
+
+    /// The full-strobe AXI4-Lite writes that program this configuration into a block that holds
+    /// its reset values, in address order. Bypass is written last so traffic rules change once.
+    pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
+        let r = Config::reset(p);
+        let mut w = Vec::new();
+        let mut push = |addr: u16, ours: u32, theirs: u32| {
+            if ours != theirs {
+                w.push((addr, ours));
+            }
+        };
+        push(regmap::CONFIG, self.word_config(), r.word_config());
+        push(regmap::RAI, self.rai, r.rai);
+        push(regmap::RHAI, self.rhai, r.rhai);
+        push(regmap::RMIN, self.rmin, r.rmin);
+        push(regmap::INC_INTERVAL, self.inc_interval, r.inc_interval);
+        push(regmap::INTERVALS, self.word_intervals(), r.word_intervals());
+        push(regmap::EXT_CTRL, self.word_ext_ctrl(), r.word_ext_ctrl());
+        push(
+            regmap::BYTE_THRESHOLD,
+            self.byte_threshold,
+            r.byte_threshold,
+        );
+        push(regmap::CREDIT_CAP, self.credit_cap, r.credit_cap);
+        push(regmap::BYPASS, u32::from(self.bypass), u32::from(r.bypass));
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reset_words_match_surf() {
+        let c = Config::reset(&Params::DEFAULT);
+        assert_eq!(c.word_config(), 0x0001_47FC);
+        assert_eq!(c.word_intervals(), 0x2192_0271);
+        assert_eq!(c.inc_interval, 0x0003_9387);
+        let mut d = c;
+        d.set_word_config(0xFFFF_FFFF);
+        assert_eq!(d.word_config(), 0x007F_FFFF);
+    }
+
+    #[test]
+    fn table2_in_cycles() {
+        let c = Config::paper_table2(&Params::DEFAULT);
+        assert_eq!(
+            (c.dec_interval, c.alpha_interval, c.inc_interval),
+            (469, 6_250, 312_500)
+        );
+        assert!(c.clamp_tgt);
+        let w = c.register_writes(&Params::DEFAULT);
+        assert_eq!(w.len(), 3);
+    }
+}

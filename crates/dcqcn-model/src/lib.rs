@@ -1,0 +1,309 @@
+//! Bit-exact, cycle-accurate model of the DCQCN rate limiter specified in `docs/spec.md`.
+//!
+//! The model is the reference the RTL is lock-stepped against. It mirrors the RTL block by block:
+//! one state struct per RTL module with a reset constant and a pure `next`, composed by
+//! [`RateLimiter::step`], one call per clock cycle. It is pure: no FFI, no I/O, no threads.
+//! It is not a network simulator and not a stimulus generator (see `dcqcn-cosim`).
+
+pub mod alpha;
+pub mod cnp_sync;
+pub mod config;
+pub mod credit_gate;
+pub mod fixed;
+pub mod params;
+pub mod rate_dec;
+pub mod rate_inc;
+pub mod regmap;
+pub mod regs;
+pub mod snapshot;
+pub mod units;
+
+pub use config::{Config, NamedConfig};
+pub use credit_gate::{AxisIn, DATA_WORDS};
+pub use params::{ParamError, Params};
+pub use rate_inc::Phase;
+pub use regs::AxilIn;
+pub use snapshot::Snapshot;
+
+use alpha::{Alpha, AlphaIn};
+use cnp_sync::CnpSync;
+use credit_gate::{CreditGate, GateIn};
+use fixed::keep_bytes;
+use rate_dec::{DecCfg, RateDec};
+use rate_inc::{IncCfg, RateInc};
+use regs::{Events, Monitors, Regs};
+
+/// The port inputs of one clock cycle (spec 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inputs {
+    pub rst: bool,
+    pub cnp: bool,
+    pub s_axis: AxisIn,
+    pub m_axis_tready: bool,
+    pub axil: AxilIn,
+}
+
+/// The port outputs of one clock cycle (spec 3), sampled before the clock edge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    pub s_axis_tready: bool,
+    pub m_axis_tvalid: bool,
+    pub m_axis_tdata: [u64; DATA_WORDS],
+    pub m_axis_tkeep: u64,
+    pub m_axis_tlast: bool,
+    pub s_axil_awready: bool,
+    pub s_axil_wready: bool,
+    pub s_axil_bvalid: bool,
+    pub s_axil_bresp: u8,
+    pub s_axil_arready: bool,
+    pub s_axil_rvalid: bool,
+    pub s_axil_rdata: u32,
+    pub s_axil_rresp: u8,
+}
+
+/// All registers of the block (spec 7), one field per RTL module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub cnp: CnpSync,
+    /// Current rate Rc, bytes/s.
+    pub rc: u32,
+    /// Target rate Rt, bytes/s.
+    pub rt: u32,
+    pub active: bool,
+    pub alpha: Alpha,
+    pub dec: RateDec,
+    pub inc: RateInc,
+    pub gate: CreditGate,
+    pub regs: Regs,
+}
+
+impl State {
+    pub fn reset(p: &Params) -> State {
+        State {
+            cnp: CnpSync::RESET,
+            rc: p.line_rate(),
+            rt: p.line_rate(),
+            active: false,
+            alpha: Alpha::RESET,
+            dec: RateDec::RESET,
+            inc: RateInc::RESET,
+            gate: CreditGate::reset(p.bpc(p.line_rate())),
+            regs: Regs::reset(p),
+        }
+    }
+}
+
+/// The internal events of the last stepped cycle (for traces, statistics and coverage; not
+/// architectural state).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CycleEvents {
+    pub cnp_edge: bool,
+    pub dec_fire: bool,
+    pub alpha_fire: bool,
+    pub timer_fire: bool,
+    pub byte_fire: bool,
+    /// Phase of the increase event, if one happened (not cancelled).
+    pub inc: Option<Phase>,
+    pub load: bool,
+    pub bytes_in: u32,
+    pub stall: bool,
+}
+
+/// One rate limiter instance.
+#[derive(Clone, Debug)]
+pub struct RateLimiter {
+    params: Params,
+    state: State,
+    events: CycleEvents,
+}
+
+impl RateLimiter {
+    pub fn new(params: Params) -> RateLimiter {
+        RateLimiter {
+            params,
+            state: State::reset(&params),
+            events: CycleEvents::default(),
+        }
+    }
+
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    /// Mutable state, for tests that start from a constructed state.
+    pub fn state_mut(&mut self) -> &mut State {
+        &mut self.state
+    }
+    pub fn events(&self) -> &CycleEvents {
+        &self.events
+    }
+
+    /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut).
+    pub fn set_config(&mut self, cfg: Config) {
+        self.state.regs.cfg = cfg;
+    }
+
+    /// One clock cycle: returns the outputs of this cycle and advances every register (spec 4.0).
+    #[inline]
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        let p = self.params;
+        let s = &self.state;
+        let cfg = &s.regs.cfg;
+        let bypass = cfg.bypass;
+        let l = p.line_rate();
+
+        // Combinational signals of the cycle (spec 4.1-4.5, 5.3, 6.1).
+        let cnp_edge = s.cnp.edge();
+        let cnp_event = cnp_edge && !bypass;
+        let dec_fire = s.dec.fire(cnp_event, cfg.dec_interval);
+        let inc_cfg = IncCfg {
+            timer_en: cfg.timer_en,
+            byte_en: cfg.byte_en,
+            inc_interval: cfg.inc_interval,
+            byte_threshold: cfg.byte_threshold,
+            stage_threshold: cfg.stage_threshold,
+            rai: cfg.rai,
+            rhai: cfg.rhai,
+            line_rate: l,
+        };
+        let trig = s.inc.triggers(s.active, &inc_cfg);
+        let inc_event = trig.any() && !dec_fire;
+        let beat_ok = s.gate.beat_ok(bypass, i.s_axis.tkeep);
+        let s_tready = s.gate.s_tready(i.rst, i.m_axis_tready, beat_ok);
+        let load = i.s_axis.tvalid && s_tready;
+        let bytes_in = if load { keep_bytes(i.s_axis.tkeep) } else { 0 };
+        let wr_en = s.regs.wr_en(i.rst, &i.axil);
+        let rd_en = s.regs.rd_en(i.rst, &i.axil);
+
+        let out = Outputs {
+            s_axis_tready: s_tready,
+            m_axis_tvalid: s.gate.m_valid,
+            m_axis_tdata: s.gate.m_data,
+            m_axis_tkeep: s.gate.m_keep,
+            m_axis_tlast: s.gate.m_last,
+            s_axil_awready: wr_en,
+            s_axil_wready: wr_en,
+            s_axil_bvalid: s.regs.axil.bvalid,
+            s_axil_bresp: s.regs.axil.bresp,
+            s_axil_arready: rd_en,
+            s_axil_rvalid: s.regs.axil.rvalid,
+            s_axil_rdata: s.regs.axil.rdata,
+            s_axil_rresp: s.regs.axil.rresp,
+        };
+
+        if i.rst {
+            self.state = State::reset(&p);
+            self.events = CycleEvents::default();
+            return out;
+        }
+
+        // spec 4.5: the phase is decided on the stage values after this cycle's event.
+        let phase = if inc_event {
+            let (t_new, b_new) = s.inc.new_stages(true, trig);
+            Some(rate_inc::phase(t_new, b_new, &inc_cfg))
+        } else {
+            None
+        };
+
+        // spec 4.6: bypass > decrease > increase > hold.
+        let (rc, rt) = if bypass {
+            (l, l)
+        } else if dec_fire {
+            let dec_cfg = DecCfg {
+                dec_gain: cfg.dec_gain,
+                clamp_tgt: cfg.clamp_tgt,
+                rmin_eff: cfg.rmin.min(l),
+            };
+            let increased = s.inc.t_stage != 0 || s.inc.b_stage != 0;
+            rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, &dec_cfg)
+        } else if let Some(ph) = phase {
+            rate_inc::result(s.rc, s.rt, ph, &inc_cfg)
+        } else {
+            (s.rc, s.rt)
+        };
+
+        let alpha_fire = s.alpha.fires(s.active, cfg.alpha_interval);
+        let alpha = s.alpha.next(&AlphaIn {
+            bypass,
+            active: s.active,
+            cnp_event,
+            alpha_g: cfg.alpha_g,
+            interval_cycles: cfg.alpha_interval,
+        });
+        let dec = s.dec.next(bypass, cnp_event, dec_fire);
+        let inc = s.inc.next(
+            bypass || !s.active || dec_fire,
+            trig,
+            inc_event,
+            bytes_in,
+            &inc_cfg,
+        );
+        let active = !bypass && (s.active || dec_fire);
+
+        let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
+        let gate = s.gate.next(&GateIn {
+            s: i.s_axis,
+            m_tready: i.m_axis_tready,
+            load,
+            bytes_in,
+            bypass,
+            bpc_next: p.bpc(s.rc),
+            cap_q,
+        });
+
+        let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
+        let ev = Events {
+            cnp_edge,
+            dec_fire,
+            inc: phase,
+            inc_timer: inc_event && trig.timer_fire,
+            inc_byte: inc_event && trig.byte_fire,
+            stall,
+            bytes_in,
+        };
+        let mon = Monitors {
+            rc: s.rc,
+            rt: s.rt,
+            alpha: s.alpha.alpha,
+            credit: s.gate.credit,
+            bpc: s.gate.bpc,
+            t_stage: s.inc.t_stage,
+            b_stage: s.inc.b_stage,
+            active: s.active,
+            dec_pending: s.dec.dec_pending,
+            alpha_pending: s.alpha.alpha_pending,
+        };
+        let regs = s.regs.next(&i.axil, wr_en, rd_en, &ev, &mon, &p);
+
+        self.events = CycleEvents {
+            cnp_edge,
+            dec_fire,
+            alpha_fire,
+            timer_fire: trig.timer_fire,
+            byte_fire: trig.byte_fire,
+            inc: phase,
+            load,
+            bytes_in,
+            stall,
+        };
+        self.state = State {
+            cnp: s.cnp.next(i.cnp),
+            rc,
+            rt,
+            active,
+            alpha,
+            dec,
+            inc,
+            gate,
+            regs,
+        };
+        out
+    }
+
+    /// The comparison record of the cycle just stepped: its outputs and the registers after the edge.
+    pub fn snapshot(&self, out: &Outputs) -> Snapshot {
+        Snapshot::from_model(out, &self.state)
+    }
+}

@@ -1,0 +1,313 @@
+//! AXI4-Lite register file: configuration, event counters, read mux (spec 6; RTL `dcqcn_regs`).
+
+use crate::config::Config;
+use crate::params::Params;
+use crate::rate_inc::Phase;
+use crate::regmap::{self, RESP_DECERR, RESP_OKAY};
+use bitvec::prelude::*;
+
+/// Event counters (spec 6.2, 0x020 and 0x120-0x144).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub cnp_cnt16: u16,
+    pub cnt_cnp: u32,
+    pub cnt_dec: u32,
+    pub cnt_inc_fr: u32,
+    pub cnt_inc_ai: u32,
+    pub cnt_inc_hai: u32,
+    pub cnt_inc_timer: u32,
+    pub cnt_inc_byte: u32,
+    pub cnt_stall: u32,
+    pub cnt_bytes: u64,
+    pub bytes_hi: u32,
+}
+
+/// AXI4-Lite response registers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AxilState {
+    pub bvalid: bool,
+    pub bresp: u8,
+    pub rvalid: bool,
+    pub rdata: u32,
+    pub rresp: u8,
+}
+
+/// The AXI4-Lite master's signals this cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AxilIn {
+    pub awaddr: u16,
+    pub awvalid: bool,
+    pub wdata: u32,
+    pub wstrb: u8,
+    pub wvalid: bool,
+    pub bready: bool,
+    pub araddr: u16,
+    pub arvalid: bool,
+    pub rready: bool,
+}
+
+/// Registers of the register file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Regs {
+    pub cfg: Config,
+    pub cnt: Counters,
+    pub axil: AxilState,
+}
+
+/// What happened this cycle, for the counters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Events {
+    pub cnp_edge: bool,
+    pub dec_fire: bool,
+    /// The phase of this cycle's increase event, if any.
+    pub inc: Option<Phase>,
+    pub inc_timer: bool,
+    pub inc_byte: bool,
+    pub stall: bool,
+    pub bytes_in: u32,
+}
+
+/// Live values the read mux shows (all registers of this cycle).
+#[derive(Clone, Copy, Debug)]
+pub struct Monitors {
+    pub rc: u32,
+    pub rt: u32,
+    pub alpha: u16,
+    pub credit: u64,
+    pub bpc: u32,
+    pub t_stage: u8,
+    pub b_stage: u8,
+    pub active: bool,
+    pub dec_pending: bool,
+    pub alpha_pending: bool,
+}
+
+/// Side effects of an accepted write beyond the configuration itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct WriteEffects {
+    cnp_cnt_clear: bool,
+    cnt_clear: bool,
+}
+
+/// Byte-lane mask for `wstrb`.
+fn lane_mask(wstrb: u8) -> u32 {
+    (0..4)
+        .filter(|i| wstrb >> i & 1 == 1)
+        .fold(0, |m, i| m | 0xFF << (8 * i))
+}
+
+impl Regs {
+    pub fn reset(p: &Params) -> Regs {
+        Regs {
+            cfg: Config::reset(p),
+            cnt: Counters::default(),
+            axil: AxilState::default(),
+        }
+    }
+
+    /// `wr_en` (= awready = wready).
+    #[inline(always)]
+    pub fn wr_en(&self, rst: bool, i: &AxilIn) -> bool {
+        !rst && i.awvalid && i.wvalid && !self.axil.bvalid
+    }
+
+    /// `rd_en` (= arready).
+    #[inline(always)]
+    pub fn rd_en(&self, rst: bool, i: &AxilIn) -> bool {
+        !rst && i.arvalid && !self.axil.rvalid
+    }
+
+    /// spec 6.1/6.2: the word and response a read of `addr` returns.
+    pub fn read(&self, addr: u16, m: &Monitors, p: &Params) -> (u32, u8) {
+        let c = &self.cfg;
+        let n = &self.cnt;
+        let data = match addr & 0xFFC {
+            regmap::CONFIG => c.word_config(),
+            regmap::RAI => c.rai,
+            regmap::RHAI => c.rhai,
+            regmap::RMIN => c.rmin,
+            regmap::INC_INTERVAL => c.inc_interval,
+            regmap::INTERVALS => c.word_intervals(),
+            regmap::RC => m.rc,
+            regmap::RT => m.rt,
+            regmap::ALPHA_CNP => {
+                let mut w = 0u32;
+                let b = w.view_bits_mut::<Lsb0>();
+                b[0..10].store_le(m.alpha);
+                b[11..27].store_le(n.cnp_cnt16);
+                w
+            }
+            regmap::BYPASS => u32::from(c.bypass),
+            regmap::EXT_CTRL => c.word_ext_ctrl(),
+            regmap::BYTE_THRESHOLD => c.byte_threshold,
+            regmap::CREDIT_CAP => c.credit_cap,
+            regmap::ID => 0xDCC1_0100 | p.data_bytes(),
+            regmap::CREDIT_BYTES => (m.credit >> 16) as u32,
+            regmap::CREDIT_FRAC => (m.credit & 0xFFFF) as u32,
+            regmap::BPC => m.bpc,
+            regmap::CNT_CNP => n.cnt_cnp,
+            regmap::CNT_DEC => n.cnt_dec,
+            regmap::CNT_INC_FR => n.cnt_inc_fr,
+            regmap::CNT_INC_AI => n.cnt_inc_ai,
+            regmap::CNT_INC_HAI => n.cnt_inc_hai,
+            regmap::CNT_INC_TIMER => n.cnt_inc_timer,
+            regmap::CNT_INC_BYTE => n.cnt_inc_byte,
+            regmap::CNT_STALL => n.cnt_stall,
+            regmap::CNT_BYTES_LO => n.cnt_bytes as u32,
+            regmap::CNT_BYTES_HI => n.bytes_hi,
+            regmap::STATUS => {
+                let mut w = 0u32;
+                let b = w.view_bits_mut::<Lsb0>();
+                b[0..8].store_le(m.t_stage);
+                b[8..16].store_le(m.b_stage);
+                b.set(16, m.active);
+                b.set(17, m.dec_pending);
+                b.set(18, m.alpha_pending);
+                w
+            }
+            _ => return (0, RESP_DECERR),
+        };
+        (data, RESP_OKAY)
+    }
+
+    /// spec 6.1/6.2: apply an accepted write to `cfg`; returns the response and side effects.
+    fn write(cfg: &mut Config, addr: u16, wdata: u32, wstrb: u8) -> (u8, WriteEffects) {
+        let m = lane_mask(wstrb);
+        let merge = |old: u32| (old & !m) | (wdata & m);
+        let mut fx = WriteEffects::default();
+        match addr & 0xFFC {
+            regmap::CONFIG => cfg.set_word_config(merge(cfg.word_config())),
+            regmap::RAI => cfg.rai = merge(cfg.rai),
+            regmap::RHAI => cfg.rhai = merge(cfg.rhai),
+            regmap::RMIN => cfg.rmin = merge(cfg.rmin),
+            regmap::INC_INTERVAL => cfg.inc_interval = merge(cfg.inc_interval),
+            regmap::INTERVALS => {
+                let w = merge(cfg.word_intervals());
+                cfg.dec_interval = w as u16;
+                cfg.alpha_interval = (w >> 16) as u16;
+            }
+            regmap::ALPHA_CNP => fx.cnp_cnt_clear = wstrb & 0b10 != 0 && wdata >> 10 & 1 == 1,
+            regmap::BYPASS => {
+                if wstrb & 1 != 0 {
+                    cfg.bypass = wdata & 1 == 1;
+                }
+            }
+            regmap::EXT_CTRL => {
+                if wstrb & 1 != 0 {
+                    cfg.timer_en = wdata & 1 == 1;
+                    cfg.byte_en = wdata >> 1 & 1 == 1;
+                }
+                fx.cnt_clear = wstrb & 0b10 != 0 && wdata >> 8 & 1 == 1;
+            }
+            regmap::BYTE_THRESHOLD => cfg.byte_threshold = merge(cfg.byte_threshold),
+            regmap::CREDIT_CAP => cfg.credit_cap = merge(cfg.credit_cap),
+            // Read-only and unmapped words.
+            _ => return (RESP_DECERR, fx),
+        }
+        (RESP_OKAY, fx)
+    }
+
+    /// Next state of the register file (not called in a reset cycle).
+    #[inline(always)]
+    pub fn next(
+        &self,
+        i: &AxilIn,
+        wr_en: bool,
+        rd_en: bool,
+        ev: &Events,
+        m: &Monitors,
+        p: &Params,
+    ) -> Regs {
+        let mut r = *self;
+        let mut fx = WriteEffects::default();
+        if wr_en {
+            let (resp, e) = Self::write(&mut r.cfg, i.awaddr, i.wdata, i.wstrb);
+            r.axil.bresp = resp;
+            fx = e;
+        }
+        r.axil.bvalid = wr_en || (self.axil.bvalid && !i.bready);
+        let mut latch_hi = false;
+        if rd_en {
+            let (data, resp) = self.read(i.araddr, m, p);
+            r.axil.rdata = data;
+            r.axil.rresp = resp;
+            latch_hi = i.araddr & 0xFFC == regmap::CNT_BYTES_LO;
+        }
+        r.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
+
+        let n = &mut r.cnt;
+        n.cnp_cnt16 = if fx.cnp_cnt_clear {
+            0
+        } else {
+            n.cnp_cnt16.wrapping_add(u16::from(ev.cnp_edge))
+        };
+        if fx.cnt_clear {
+            let cnp16 = n.cnp_cnt16;
+            *n = Counters {
+                cnp_cnt16: cnp16,
+                ..Counters::default()
+            };
+        } else {
+            if latch_hi {
+                n.bytes_hi = (self.cnt.cnt_bytes >> 32) as u32;
+            }
+            n.cnt_cnp = n.cnt_cnp.wrapping_add(u32::from(ev.cnp_edge));
+            n.cnt_dec = n.cnt_dec.wrapping_add(u32::from(ev.dec_fire));
+            match ev.inc {
+                Some(Phase::FastRecovery) => n.cnt_inc_fr = n.cnt_inc_fr.wrapping_add(1),
+                Some(Phase::Additive) => n.cnt_inc_ai = n.cnt_inc_ai.wrapping_add(1),
+                Some(Phase::Hyper) => n.cnt_inc_hai = n.cnt_inc_hai.wrapping_add(1),
+                None => {}
+            }
+            n.cnt_inc_timer = n.cnt_inc_timer.wrapping_add(u32::from(ev.inc_timer));
+            n.cnt_inc_byte = n.cnt_inc_byte.wrapping_add(u32::from(ev.inc_byte));
+            n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(ev.stall));
+            n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(ev.bytes_in));
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_lanes_merge_into_fields() {
+        let p = Params::DEFAULT;
+        let mut c = Config::reset(&p);
+        // Lane 2 only: bits 23:16 of 0x000 -> stage_threshold bits [7:2] and clamp (bit 22).
+        let (resp, _) = Regs::write(&mut c, 0x000, 0x00FF_0000, 0b0100);
+        assert_eq!(resp, RESP_OKAY);
+        assert_eq!(c.word_config(), 0x007F_47FC);
+        assert!(c.clamp_tgt);
+    }
+
+    #[test]
+    fn read_only_and_unmapped_answer_decerr() {
+        let p = Params::DEFAULT;
+        let mut c = Config::reset(&p);
+        let before = c;
+        assert_eq!(Regs::write(&mut c, regmap::RC, 0, 0xF).0, RESP_DECERR);
+        assert_eq!(Regs::write(&mut c, 0x028, 0, 0xF).0, RESP_DECERR);
+        assert_eq!(c, before);
+        // Aliasing on bits 11:2 only: 0x1018 is word 0x018.
+        assert_eq!(Regs::write(&mut c, 0x1018 & 0xFFF, 0, 0xF).0, RESP_DECERR);
+    }
+
+    #[test]
+    fn cnp_counter_clear_every_write_of_one() {
+        let p = Params::DEFAULT;
+        let mut c = Config::reset(&p);
+        assert!(
+            Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0010)
+                .1
+                .cnp_cnt_clear
+        );
+        assert!(
+            !Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0001)
+                .1
+                .cnp_cnt_clear
+        );
+    }
+}

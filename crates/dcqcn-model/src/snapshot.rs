@@ -1,0 +1,342 @@
+//! The comparison record: every output and every register of one cycle, flat, with names, widths
+//! and units (spec 7). The lockstep compares two of these per cycle; reports, waveforms and vectors
+//! walk [`FIELDS`].
+
+use crate::{Outputs, State, DATA_WORDS};
+
+/// How a field's value reads to a human.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Flag,
+    /// Plain count or code.
+    Count,
+    /// Bytes per second.
+    Bps,
+    /// Q0.10 fraction.
+    Q10,
+    /// Q16.16 bytes per clock.
+    BpcQ16,
+    /// Q32.16 bytes.
+    CreditQ16,
+    Cycles,
+    Bytes,
+    /// Raw bits.
+    Hex,
+    /// AXI response code.
+    Resp,
+}
+
+/// A field's value: up to 64 bits, or a full data beat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValue {
+    Scalar(u64),
+    Wide([u64; DATA_WORDS]),
+}
+
+/// Static description of a field.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldInfo {
+    pub name: &'static str,
+    /// The block it belongs to ("out" for ports).
+    pub block: &'static str,
+    /// Width in bits; 0 for the beat fields, whose width follows DATA_BYTES (see [`FieldInfo::bits`]).
+    pub width: u32,
+    pub unit: Unit,
+}
+
+impl FieldInfo {
+    /// Width in bits for a beat width of `data_bytes`.
+    pub fn bits(&self, data_bytes: u32) -> u32 {
+        match (self.width, self.name) {
+            (0, "m_axis_tdata") => 8 * data_bytes,
+            (0, _) => data_bytes,
+            (w, _) => w,
+        }
+    }
+}
+
+trait ToField {
+    fn to_field(&self) -> FieldValue;
+}
+impl ToField for bool {
+    fn to_field(&self) -> FieldValue {
+        FieldValue::Scalar(u64::from(*self))
+    }
+}
+macro_rules! scalar_field {
+    ($($t:ty),*) => {$(
+        impl ToField for $t {
+            fn to_field(&self) -> FieldValue {
+                FieldValue::Scalar(u64::from(*self))
+            }
+        }
+    )*};
+}
+scalar_field!(u8, u16, u32, u64);
+impl ToField for [u64; DATA_WORDS] {
+    fn to_field(&self) -> FieldValue {
+        FieldValue::Wide(*self)
+    }
+}
+
+macro_rules! snapshot {
+    ($( $block:literal { $( $name:ident : $ty:ty, $width:expr, $unit:ident; )* } )*) => {
+        /// Outputs of a cycle and the registers after its clock edge.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Snapshot {
+            $($( pub $name: $ty, )*)*
+        }
+
+        /// Every field of [`Snapshot`], in declaration order.
+        pub const FIELDS: &[FieldInfo] = &[
+            $($( FieldInfo { name: stringify!($name), block: $block, width: $width, unit: Unit::$unit }, )*)*
+        ];
+
+        impl Snapshot {
+            /// The value of field number `idx` of [`FIELDS`].
+            pub fn value(&self, idx: usize) -> FieldValue {
+                let mut n = 0usize;
+                $($(
+                    if n == idx {
+                        return self.$name.to_field();
+                    }
+                    n += 1;
+                )*)*
+                let _ = n;
+                panic!("field index {idx} out of range")
+            }
+        }
+    };
+}
+
+snapshot! {
+    "out" {
+        s_axis_tready: bool, 1, Flag;
+        m_axis_tvalid: bool, 1, Flag;
+        m_axis_tdata: [u64; DATA_WORDS], 0, Hex;
+        m_axis_tkeep: u64, 0, Hex;
+        m_axis_tlast: bool, 1, Flag;
+        s_axil_awready: bool, 1, Flag;
+        s_axil_wready: bool, 1, Flag;
+        s_axil_bvalid: bool, 1, Flag;
+        s_axil_bresp: u8, 2, Resp;
+        s_axil_arready: bool, 1, Flag;
+        s_axil_rvalid: bool, 1, Flag;
+        s_axil_rdata: u32, 32, Hex;
+        s_axil_rresp: u8, 2, Resp;
+    }
+    "cnp_sync" {
+        cnp_meta: bool, 1, Flag;
+        cnp_sync: bool, 1, Flag;
+        cnp_prev: bool, 1, Flag;
+    }
+    "top" {
+        rc: u32, 32, Bps;
+        rt: u32, 32, Bps;
+        active: bool, 1, Flag;
+    }
+    "alpha" {
+        alpha: u16, 10, Q10;
+        alpha_timer: u16, 16, Cycles;
+        alpha_pending: bool, 1, Flag;
+    }
+    "rate_dec" {
+        dec_timer: u16, 16, Cycles;
+        dec_pending: bool, 1, Flag;
+    }
+    "rate_inc" {
+        inc_timer: u32, 32, Cycles;
+        byte_cnt: u32, 32, Bytes;
+        t_stage: u8, 8, Count;
+        b_stage: u8, 8, Count;
+    }
+    "credit_gate" {
+        bpc: u32, 32, BpcQ16;
+        credit: u64, 48, CreditQ16;
+    }
+    "regs" {
+        cfg_alpha_g: u16, 10, Q10;
+        cfg_dec_gain: u8, 4, Count;
+        cfg_stage_threshold: u8, 8, Count;
+        cfg_clamp_tgt: bool, 1, Flag;
+        cfg_rai: u32, 32, Bps;
+        cfg_rhai: u32, 32, Bps;
+        cfg_rmin: u32, 32, Bps;
+        cfg_inc_interval: u32, 32, Cycles;
+        cfg_dec_interval: u16, 16, Cycles;
+        cfg_alpha_interval: u16, 16, Cycles;
+        cfg_bypass: bool, 1, Flag;
+        cfg_timer_en: bool, 1, Flag;
+        cfg_byte_en: bool, 1, Flag;
+        cfg_byte_threshold: u32, 32, Bytes;
+        cfg_credit_cap: u32, 32, Bytes;
+        cnp_cnt16: u16, 16, Count;
+        cnt_cnp: u32, 32, Count;
+        cnt_dec: u32, 32, Count;
+        cnt_inc_fr: u32, 32, Count;
+        cnt_inc_ai: u32, 32, Count;
+        cnt_inc_hai: u32, 32, Count;
+        cnt_inc_timer: u32, 32, Count;
+        cnt_inc_byte: u32, 32, Count;
+        cnt_stall: u32, 32, Count;
+        cnt_bytes: u64, 64, Bytes;
+        bytes_hi: u32, 32, Hex;
+    }
+}
+
+impl Snapshot {
+    /// The model's record: `out` of the cycle and `s`, the registers after its edge.
+    pub fn from_model(out: &Outputs, s: &State) -> Snapshot {
+        let c = &s.regs.cfg;
+        let n = &s.regs.cnt;
+        Snapshot {
+            s_axis_tready: out.s_axis_tready,
+            m_axis_tvalid: out.m_axis_tvalid,
+            m_axis_tdata: out.m_axis_tdata,
+            m_axis_tkeep: out.m_axis_tkeep,
+            m_axis_tlast: out.m_axis_tlast,
+            s_axil_awready: out.s_axil_awready,
+            s_axil_wready: out.s_axil_wready,
+            s_axil_bvalid: out.s_axil_bvalid,
+            s_axil_bresp: out.s_axil_bresp,
+            s_axil_arready: out.s_axil_arready,
+            s_axil_rvalid: out.s_axil_rvalid,
+            s_axil_rdata: out.s_axil_rdata,
+            s_axil_rresp: out.s_axil_rresp,
+            cnp_meta: s.cnp.cnp_meta,
+            cnp_sync: s.cnp.cnp_sync,
+            cnp_prev: s.cnp.cnp_prev,
+            rc: s.rc,
+            rt: s.rt,
+            active: s.active,
+            alpha: s.alpha.alpha,
+            alpha_timer: s.alpha.alpha_timer,
+            alpha_pending: s.alpha.alpha_pending,
+            dec_timer: s.dec.dec_timer,
+            dec_pending: s.dec.dec_pending,
+            inc_timer: s.inc.inc_timer,
+            byte_cnt: s.inc.byte_cnt,
+            t_stage: s.inc.t_stage,
+            b_stage: s.inc.b_stage,
+            bpc: s.gate.bpc,
+            credit: s.gate.credit,
+            cfg_alpha_g: c.alpha_g,
+            cfg_dec_gain: c.dec_gain,
+            cfg_stage_threshold: c.stage_threshold,
+            cfg_clamp_tgt: c.clamp_tgt,
+            cfg_rai: c.rai,
+            cfg_rhai: c.rhai,
+            cfg_rmin: c.rmin,
+            cfg_inc_interval: c.inc_interval,
+            cfg_dec_interval: c.dec_interval,
+            cfg_alpha_interval: c.alpha_interval,
+            cfg_bypass: c.bypass,
+            cfg_timer_en: c.timer_en,
+            cfg_byte_en: c.byte_en,
+            cfg_byte_threshold: c.byte_threshold,
+            cfg_credit_cap: c.credit_cap,
+            cnp_cnt16: n.cnp_cnt16,
+            cnt_cnp: n.cnt_cnp,
+            cnt_dec: n.cnt_dec,
+            cnt_inc_fr: n.cnt_inc_fr,
+            cnt_inc_ai: n.cnt_inc_ai,
+            cnt_inc_hai: n.cnt_inc_hai,
+            cnt_inc_timer: n.cnt_inc_timer,
+            cnt_inc_byte: n.cnt_inc_byte,
+            cnt_stall: n.cnt_stall,
+            cnt_bytes: n.cnt_bytes,
+            bytes_hi: n.bytes_hi,
+        }
+    }
+
+    /// Indices into [`FIELDS`] of the fields that differ, in declaration order.
+    pub fn diff(&self, other: &Snapshot) -> Vec<usize> {
+        (0..FIELDS.len())
+            .filter(|&i| self.value(i) != other.value(i))
+            .collect()
+    }
+}
+
+/// The value in hex, at the field's width (`data_bytes` sizes the data beat).
+pub fn hex(v: &FieldValue, info: &FieldInfo, data_bytes: u32) -> String {
+    match v {
+        FieldValue::Scalar(x) => {
+            let digits = info.bits(data_bytes).div_ceil(4).max(1) as usize;
+            format!("0x{x:0digits$x}")
+        }
+        FieldValue::Wide(w) => {
+            let words = (data_bytes as usize).div_ceil(8);
+            let mut s = String::from("0x");
+            for (n, word) in w[..words].iter().enumerate().rev() {
+                if n + 1 == words && !data_bytes.is_multiple_of(8) {
+                    let digits = (data_bytes % 8) as usize * 2;
+                    s.push_str(&format!(
+                        "{:0digits$x}",
+                        word & ((1u64 << (8 * (data_bytes % 8))) - 1)
+                    ));
+                } else {
+                    s.push_str(&format!("{word:016x}"));
+                }
+            }
+            s
+        }
+    }
+}
+
+/// The value decoded in the field's unit, e.g. `625610352 B/s (5.0049 Gb/s)`.
+pub fn decode(v: &FieldValue, info: &FieldInfo, clk_hz: u32) -> String {
+    let x = match v {
+        FieldValue::Scalar(x) => *x,
+        FieldValue::Wide(_) => return "data".into(),
+    };
+    match info.unit {
+        Unit::Flag => (if x != 0 { "1" } else { "0" }).into(),
+        Unit::Count => format!("{x}"),
+        Unit::Bps => format!("{x} B/s ({:.4} Gb/s)", x as f64 * 8.0 / 1e9),
+        Unit::Q10 => format!("{x}/1024 ({:.4})", x as f64 / 1024.0),
+        Unit::BpcQ16 => format!(
+            "{:.6} B/clk ({:.4} Gb/s)",
+            x as f64 / 65536.0,
+            x as f64 / 65536.0 * 8.0 * f64::from(clk_hz) / 1e9
+        ),
+        Unit::CreditQ16 => format!("{:.6} B", x as f64 / 65536.0),
+        Unit::Cycles => format!("{x} cycles ({:.3} us)", x as f64 * 1e6 / f64::from(clk_hz)),
+        Unit::Bytes => format!("{x} B"),
+        Unit::Hex => format!("{x}"),
+        Unit::Resp => match x {
+            0 => "OKAY".into(),
+            1 => "EXOKAY".into(),
+            2 => "SLVERR".into(),
+            _ => "DECERR".into(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Params, RateLimiter};
+
+    #[test]
+    fn field_table_matches_struct() {
+        let mut a = Snapshot::default();
+        let b = Snapshot::default();
+        assert!(a.diff(&b).is_empty());
+        a.rc = 5;
+        a.cnt_bytes = 1;
+        let d: Vec<&str> = a.diff(&b).into_iter().map(|i| FIELDS[i].name).collect();
+        assert_eq!(d, vec!["rc", "cnt_bytes"]);
+    }
+
+    #[test]
+    fn decode_and_hex() {
+        let i = FIELDS.iter().position(|f| f.name == "rc").unwrap();
+        let r = RateLimiter::new(Params::DEFAULT);
+        let s = r.snapshot(&Default::default());
+        assert_eq!(hex(&s.value(i), &FIELDS[i], 8), "0x4a817c80");
+        assert_eq!(
+            decode(&s.value(i), &FIELDS[i], 156_250_000),
+            "1250000000 B/s (10.0000 Gb/s)"
+        );
+    }
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// dcqcn_rate_dec: DCQCN rate-decrease cooldown timer and decrease result (spec 4.4).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module dcqcn_rate_dec #(
+    parameter logic [63:0] LINE_RATE = 64'd1_250_000_000  // L, bytes/s
+) (
+    /* Clock and synchronous reset */
+    input  wire logic        clk,
+    input  wire logic        rst,
+
+    /* Events */
+    input  wire logic        cnp_event,
+
+    /* Reaction-point state (this cycle's registers) */
+    input  wire logic [31:0] rc,
+    input  wire logic [31:0] rt,
+    input  wire logic [9:0]  alpha,
+    input  wire logic [7:0]  t_stage,
+    input  wire logic [7:0]  b_stage,
+
+    /* Configuration */
+    input  wire logic        cfg_bypass,
+    input  wire logic [15:0] cfg_dec_interval,   // cycles
+    input  wire logic [3:0]  cfg_dec_gain,
+    input  wire logic [31:0] cfg_rmin,           // bytes/s
+    input  wire logic        cfg_clamp_tgt,
+
+    /* Decrease event and result */
+    output logic             dec_fire,
+    output logic      [31:0] rc_dec,
+    output logic      [31:0] rt_dec,
+
+    /* State */
+    output logic             dec_pending
+);
+
+`ifdef __ICARUS__
+    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
+    initial begin
+        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+            $fatal(1, "dcqcn_rate_dec: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+        end
+    end
+`else
+    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+        $fatal(1, "dcqcn_rate_dec: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+    end
+`endif
+
+    localparam logic [31:0] L = LINE_RATE[31:0];
+
+    logic [15:0] dec_timer;
+
+    logic [15:0] dec_timer_d;
+    logic        dec_pending_d;
+
+    logic        dec_trig;
+    logic        dec_expired;
+    // Rc * alpha < 2^42 (spec 4.4); the fixed /2^10 part of the shift drops the low 10 bits
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [41:0] dec_prod;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [31:0] delta;
+    logic [31:0] rc_sub;
+    logic [31:0] rmin_eff;
+
+    always_comb begin
+        // spec 4.4: CNPs inside the cooldown are remembered and coalesced into one decrease
+        dec_trig = dec_pending | cnp_event;
+        // spec 4.0 expired(): one extra bit so interval 0 behaves as 1
+        dec_expired = ({1'b0, dec_timer} + 17'd1) >= {1'b0, cfg_dec_interval};
+        dec_fire    = dec_trig & dec_expired;
+
+        // spec 4.4: "cycles since the last decrease", saturating so the first CNP always fires
+        if (cfg_bypass) begin
+            dec_timer_d = 16'hFFFF;
+        end else if (dec_fire) begin
+            dec_timer_d = 16'd0;
+        end else if (dec_timer == 16'hFFFF) begin
+            dec_timer_d = 16'hFFFF;
+        end else begin
+            dec_timer_d = dec_timer + 16'd1;
+        end
+
+        dec_pending_d = ~cfg_bypass & dec_trig & ~dec_fire;
+
+        // spec 4.4: delta = floor(Rc * alpha / 2^(dec_gain + 10)), truncating
+        dec_prod = {10'd0, rc} * {32'd0, alpha};
+        delta    = dec_prod[41:10] >> cfg_dec_gain;
+        // delta < Rc (alpha < 1024), so no underflow
+        rc_sub   = rc - delta;
+
+        // spec 4.0: rmin clamped to L so Rc never exceeds L
+        rmin_eff = (cfg_rmin < L) ? cfg_rmin : L;
+        rc_dec   = (rc_sub > rmin_eff) ? rc_sub : rmin_eff;
+
+        // spec 4.4: stages before this decrease resets them (clamp only after an increase)
+        rt_dec = (cfg_clamp_tgt || t_stage != 8'd0 || b_stage != 8'd0) ? rc : rt;
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            dec_timer   <= 16'hFFFF;
+            dec_pending <= 1'b0;
+        end else begin
+            dec_timer   <= dec_timer_d;
+            dec_pending <= dec_pending_d;
+        end
+    end
+
+endmodule
+
+`resetall

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+// dcqcn_rate_inc: DCQCN rate-increase triggers, stage counters, phase and increase result (spec 4.5).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module dcqcn_rate_inc #(
+    parameter logic [63:0] LINE_RATE = 64'd1_250_000_000  // L, bytes/s
+) (
+    /* Clock and synchronous reset */
+    input  wire logic        clk,
+    input  wire logic        rst,
+
+    /* Events */
+    input  wire logic        dec_fire,
+    input  wire logic [6:0]  bytes_in,             // bytes of the beat loaded this cycle (spec 5.3)
+
+    /* Reaction-point state (this cycle's registers) */
+    input  wire logic        active,
+    input  wire logic [31:0] rc,
+    input  wire logic [31:0] rt,
+
+    /* Configuration */
+    input  wire logic        cfg_bypass,
+    input  wire logic        cfg_timer_en,
+    input  wire logic        cfg_byte_en,
+    input  wire logic [31:0] cfg_inc_interval,     // cycles
+    input  wire logic [31:0] cfg_byte_threshold,   // bytes
+    input  wire logic [7:0]  cfg_stage_threshold,  // F
+    input  wire logic [31:0] cfg_rai,              // bytes/s
+    input  wire logic [31:0] cfg_rhai,             // bytes/s
+
+    /* Increase events and result */
+    output logic             timer_fire,
+    output logic             byte_fire,
+    output logic             inc_event,
+    output logic             phase_fr,             // fast recovery
+    output logic             phase_ai,             // additive increase
+    output logic             phase_hai,            // hyper increase
+    output logic      [31:0] rc_inc,
+    output logic      [31:0] rt_inc,
+
+    /* State */
+    output logic      [7:0]  t_stage,
+    output logic      [7:0]  b_stage
+);
+
+`ifdef __ICARUS__
+    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
+    initial begin
+        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+            $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+        end
+    end
+`else
+    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+        $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+    end
+`endif
+
+    localparam logic [31:0] L = LINE_RATE[31:0];
+
+    logic [31:0] inc_timer;
+    logic [31:0] byte_cnt;
+
+    logic [31:0] inc_timer_d;
+    logic [31:0] byte_cnt_d;
+    logic [7:0]  t_stage_d;
+    logic [7:0]  b_stage_d;
+
+    logic        inc_expired;
+    logic [31:0] byte_thr;
+    logic        restart;
+    logic [32:0] byte_sum;
+    logic [7:0]  t_new;
+    logic [7:0]  b_new;
+    logic [7:0]  smax;
+    logic [7:0]  smin;
+    logic [31:0] rt_add;
+    logic [32:0] rt_sum;
+    logic [31:0] rt_clamped;
+    // the average drops bit 0 (spec 4.5 floor(.../2))
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [32:0] rc_sum;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    always_comb begin
+        // spec 4.0 expired(): one extra bit so interval 0 behaves as 1
+        inc_expired = ({1'b0, inc_timer} + 33'd1) >= {1'b0, cfg_inc_interval};
+        timer_fire  = active & cfg_timer_en & inc_expired;
+
+        // spec 4.5: B = max(cfg_byte_threshold, 1)
+        byte_thr  = (cfg_byte_threshold == 32'd0) ? 32'd1 : cfg_byte_threshold;
+        byte_fire = active & cfg_byte_en & (byte_cnt >= byte_thr);
+
+        // spec 4.5: a decrease cancels a same-cycle increase
+        inc_event = (timer_fire | byte_fire) & ~dec_fire;
+
+        // spec 4.2, 4.5, 4.7: held at 0 while inactive or bypassed; a rate cut restarts recovery
+        restart = cfg_bypass | ~active | dec_fire;
+
+        if (restart || !cfg_timer_en || timer_fire) begin
+            inc_timer_d = 32'd0;
+        end else begin
+            inc_timer_d = inc_timer + 32'd1;
+        end
+
+        // spec 4.5: saturating add; a firing/restarting cycle's own bytes are not carried
+        byte_sum = {1'b0, byte_cnt} + {26'd0, bytes_in};
+        if (restart || !cfg_byte_en || byte_fire) begin
+            byte_cnt_d = 32'd0;
+        end else if (byte_sum[32]) begin
+            byte_cnt_d = 32'hFFFF_FFFF;
+        end else begin
+            byte_cnt_d = byte_sum[31:0];
+        end
+
+        // spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
+        t_new = t_stage;
+        if (inc_event && timer_fire && t_stage != 8'hFF) begin
+            t_new = t_stage + 8'd1;
+        end
+        b_new = b_stage;
+        if (inc_event && byte_fire && b_stage != 8'hFF) begin
+            b_new = b_stage + 8'd1;
+        end
+        t_stage_d = restart ? 8'd0 : t_new;
+        b_stage_d = restart ? 8'd0 : b_new;
+
+        // spec 4.5: phase from the new stage values; the pair depends on which triggers are enabled
+        if (cfg_timer_en && cfg_byte_en) begin
+            smax = (t_new > b_new) ? t_new : b_new;
+            smin = (t_new < b_new) ? t_new : b_new;
+        end else if (cfg_byte_en) begin
+            smax = b_new;
+            smin = b_new;
+        end else begin
+            smax = t_new;
+            smin = t_new;
+        end
+        phase_fr  = smax < cfg_stage_threshold;
+        phase_hai = ~phase_fr & (smin > cfg_stage_threshold);
+        phase_ai  = ~phase_fr & ~phase_hai;
+
+        // spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+        rt_add     = phase_hai ? cfg_rhai : cfg_rai;
+        rt_sum     = {1'b0, rt} + {1'b0, rt_add};
+        rt_clamped = (rt_sum > {1'b0, L}) ? L : rt_sum[31:0];
+        rt_inc     = phase_fr ? rt : rt_clamped;
+
+        // spec 4.5: average rounded toward the target so Rc reaches Rt exactly
+        rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
+        rc_inc = rc_sum[32:1];
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            inc_timer <= 32'd0;
+            byte_cnt  <= 32'd0;
+            t_stage   <= 8'd0;
+            b_stage   <= 8'd0;
+        end else begin
+            inc_timer <= inc_timer_d;
+            byte_cnt  <= byte_cnt_d;
+            t_stage   <= t_stage_d;
+            b_stage   <= b_stage_d;
+        end
+    end
+
+endmodule
+
+`resetall

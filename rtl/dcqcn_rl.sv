@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+// dcqcn_rl: DCQCN reaction-point rate limiter on an AXI4-Stream path, AXI4-Lite configured (spec 1-7).
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module dcqcn_rl #(
+    parameter int          DATA_BYTES  = 8,                  // AXI4-Stream beat width, bytes (1..64)
+    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000,    // f, Hz (65537..4294967295)
+    parameter logic [63:0] LINE_RATE   = 64'd1_250_000_000   // L, bytes/s (1..4294967295)
+) (
+    /* Clock and synchronous reset (active high) */
+    input  wire logic                    clk,
+    input  wire logic                    rst,
+
+    /* CNP notification from the MAC receive path, may be asynchronous */
+    input  wire logic                    cnp,
+
+    /* AXI4-Stream input (from the RoCEv2 engine) */
+    input  wire logic [8*DATA_BYTES-1:0] s_axis_tdata,
+    input  wire logic [DATA_BYTES-1:0]   s_axis_tkeep,
+    input  wire logic                    s_axis_tvalid,
+    output logic                         s_axis_tready,
+    input  wire logic                    s_axis_tlast,
+
+    /* AXI4-Stream output (to the MAC) */
+    output logic      [8*DATA_BYTES-1:0] m_axis_tdata,
+    output logic      [DATA_BYTES-1:0]   m_axis_tkeep,
+    output logic                         m_axis_tvalid,
+    input  wire logic                    m_axis_tready,
+    output logic                         m_axis_tlast,
+
+    /* AXI4-Lite slave: write */
+    input  wire logic [11:0]             s_axil_awaddr,
+    input  wire logic                    s_axil_awvalid,
+    output logic                         s_axil_awready,
+    input  wire logic [31:0]             s_axil_wdata,
+    input  wire logic [3:0]              s_axil_wstrb,
+    input  wire logic                    s_axil_wvalid,
+    output logic                         s_axil_wready,
+    output logic      [1:0]              s_axil_bresp,
+    output logic                         s_axil_bvalid,
+    input  wire logic                    s_axil_bready,
+
+    /* AXI4-Lite slave: read */
+    input  wire logic [11:0]             s_axil_araddr,
+    input  wire logic                    s_axil_arvalid,
+    output logic                         s_axil_arready,
+    output logic      [31:0]             s_axil_rdata,
+    output logic      [1:0]              s_axil_rresp,
+    output logic                         s_axil_rvalid,
+    input  wire logic                    s_axil_rready
+);
+
+`ifdef __ICARUS__
+    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
+    initial begin
+        if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
+            $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
+        end
+        if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin
+            $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
+        end
+        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+            $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+        end
+    end
+`else
+    // spec 2: illegal parameters are an elaboration error
+    if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
+        $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
+    end
+    if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin : g_bad_clk_freq
+        $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
+    end
+    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+        $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
+    end
+`endif
+
+    localparam logic [31:0] L = LINE_RATE[31:0];
+
+    /* Rate registers and activity (spec 4.2, 4.6) */
+    logic [31:0] rc;
+    logic [31:0] rt;
+    logic        active;
+
+    logic [31:0] rc_d;
+    logic [31:0] rt_d;
+    logic        active_d;
+
+    /* Events */
+    logic        cnp_edge;
+    logic        cnp_event;
+    logic        dec_fire;
+    logic        timer_fire;
+    logic        byte_fire;
+    logic        inc_event;
+    logic        phase_fr;
+    logic        phase_ai;
+    logic        phase_hai;
+    logic [6:0]  bytes_in;
+    logic        stall;
+
+    /* Process results */
+    logic [31:0] rc_dec;
+    logic [31:0] rt_dec;
+    logic [31:0] rc_inc;
+    logic [31:0] rt_inc;
+
+    /* State of the sub-blocks */
+    logic [9:0]  alpha;
+    logic        alpha_pending;
+    logic        dec_pending;
+    logic [7:0]  t_stage;
+    logic [7:0]  b_stage;
+    logic [31:0] bpc;
+    logic [47:0] credit;
+
+    /* Configuration */
+    logic [9:0]  cfg_alpha_g;
+    logic [3:0]  cfg_dec_gain;
+    logic [7:0]  cfg_stage_threshold;
+    logic        cfg_clamp_tgt;
+    logic [31:0] cfg_rai;
+    logic [31:0] cfg_rhai;
+    logic [31:0] cfg_rmin;
+    logic [31:0] cfg_inc_interval;
+    logic [15:0] cfg_dec_interval;
+    logic [15:0] cfg_alpha_interval;
+    logic        cfg_bypass;
+    logic        cfg_timer_en;
+    logic        cfg_byte_en;
+    logic [31:0] cfg_byte_threshold;
+    logic [31:0] cfg_credit_cap;
+
+    dcqcn_cnp_sync u_cnp_sync (
+        .clk        (clk),
+        .rst        (rst),
+        .cnp        (cnp),
+        .cfg_bypass (cfg_bypass),
+        .cnp_edge   (cnp_edge),
+        .cnp_event  (cnp_event)
+    );
+
+    dcqcn_alpha u_alpha (
+        .clk                (clk),
+        .rst                (rst),
+        .cnp_event          (cnp_event),
+        .active             (active),
+        .cfg_bypass         (cfg_bypass),
+        .cfg_alpha_g        (cfg_alpha_g),
+        .cfg_alpha_interval (cfg_alpha_interval),
+        .alpha              (alpha),
+        .alpha_pending      (alpha_pending)
+    );
+
+    dcqcn_rate_dec #(
+        .LINE_RATE (LINE_RATE)
+    ) u_rate_dec (
+        .clk              (clk),
+        .rst              (rst),
+        .cnp_event        (cnp_event),
+        .rc               (rc),
+        .rt               (rt),
+        .alpha            (alpha),
+        .t_stage          (t_stage),
+        .b_stage          (b_stage),
+        .cfg_bypass       (cfg_bypass),
+        .cfg_dec_interval (cfg_dec_interval),
+        .cfg_dec_gain     (cfg_dec_gain),
+        .cfg_rmin         (cfg_rmin),
+        .cfg_clamp_tgt    (cfg_clamp_tgt),
+        .dec_fire         (dec_fire),
+        .rc_dec           (rc_dec),
+        .rt_dec           (rt_dec),
+        .dec_pending      (dec_pending)
+    );
+
+    dcqcn_rate_inc #(
+        .LINE_RATE (LINE_RATE)
+    ) u_rate_inc (
+        .clk                 (clk),
+        .rst                 (rst),
+        .dec_fire            (dec_fire),
+        .bytes_in            (bytes_in),
+        .active              (active),
+        .rc                  (rc),
+        .rt                  (rt),
+        .cfg_bypass          (cfg_bypass),
+        .cfg_timer_en        (cfg_timer_en),
+        .cfg_byte_en         (cfg_byte_en),
+        .cfg_inc_interval    (cfg_inc_interval),
+        .cfg_byte_threshold  (cfg_byte_threshold),
+        .cfg_stage_threshold (cfg_stage_threshold),
+        .cfg_rai             (cfg_rai),
+        .cfg_rhai            (cfg_rhai),
+        .timer_fire          (timer_fire),
+        .byte_fire           (byte_fire),
+        .inc_event           (inc_event),
+        .phase_fr            (phase_fr),
+        .phase_ai            (phase_ai),
+        .phase_hai           (phase_hai),
+        .rc_inc              (rc_inc),
+        .rt_inc              (rt_inc),
+        .t_stage             (t_stage),
+        .b_stage             (b_stage)
+    );
+
+    dcqcn_credit_gate #(
+        .DATA_BYTES  (DATA_BYTES),
+        .CLK_FREQ_HZ (CLK_FREQ_HZ),
+        .LINE_RATE   (LINE_RATE)
+    ) u_credit_gate (
+        .clk            (clk),
+        .rst            (rst),
+        .s_axis_tdata   (s_axis_tdata),
+        .s_axis_tkeep   (s_axis_tkeep),
+        .s_axis_tvalid  (s_axis_tvalid),
+        .s_axis_tready  (s_axis_tready),
+        .s_axis_tlast   (s_axis_tlast),
+        .m_axis_tdata   (m_axis_tdata),
+        .m_axis_tkeep   (m_axis_tkeep),
+        .m_axis_tvalid  (m_axis_tvalid),
+        .m_axis_tready  (m_axis_tready),
+        .m_axis_tlast   (m_axis_tlast),
+        .rc             (rc),
+        .cfg_bypass     (cfg_bypass),
+        .cfg_credit_cap (cfg_credit_cap),
+        .bytes_in       (bytes_in),
+        .stall          (stall),
+        .bpc            (bpc),
+        .credit         (credit)
+    );
+
+    dcqcn_regs #(
+        .DATA_BYTES  (DATA_BYTES),
+        .CLK_FREQ_HZ (CLK_FREQ_HZ)
+    ) u_regs (
+        .clk                 (clk),
+        .rst                 (rst),
+        .s_axil_awaddr       (s_axil_awaddr),
+        .s_axil_awvalid      (s_axil_awvalid),
+        .s_axil_awready      (s_axil_awready),
+        .s_axil_wdata        (s_axil_wdata),
+        .s_axil_wstrb        (s_axil_wstrb),
+        .s_axil_wvalid       (s_axil_wvalid),
+        .s_axil_wready       (s_axil_wready),
+        .s_axil_bresp        (s_axil_bresp),
+        .s_axil_bvalid       (s_axil_bvalid),
+        .s_axil_bready       (s_axil_bready),
+        .s_axil_araddr       (s_axil_araddr),
+        .s_axil_arvalid      (s_axil_arvalid),
+        .s_axil_arready      (s_axil_arready),
+        .s_axil_rdata        (s_axil_rdata),
+        .s_axil_rresp        (s_axil_rresp),
+        .s_axil_rvalid       (s_axil_rvalid),
+        .s_axil_rready       (s_axil_rready),
+        .rc                  (rc),
+        .rt                  (rt),
+        .active              (active),
+        .alpha               (alpha),
+        .alpha_pending       (alpha_pending),
+        .dec_pending         (dec_pending),
+        .t_stage             (t_stage),
+        .b_stage             (b_stage),
+        .bpc                 (bpc),
+        .credit              (credit),
+        .cnp_edge            (cnp_edge),
+        .dec_fire            (dec_fire),
+        .inc_event           (inc_event),
+        .phase_fr            (phase_fr),
+        .phase_ai            (phase_ai),
+        .phase_hai           (phase_hai),
+        .timer_fire          (timer_fire),
+        .byte_fire           (byte_fire),
+        .stall               (stall),
+        .bytes_in            (bytes_in),
+        .cfg_alpha_g         (cfg_alpha_g),
+        .cfg_dec_gain        (cfg_dec_gain),
+        .cfg_stage_threshold (cfg_stage_threshold),
+        .cfg_clamp_tgt       (cfg_clamp_tgt),
+        .cfg_rai             (cfg_rai),
+        .cfg_rhai            (cfg_rhai),
+        .cfg_rmin            (cfg_rmin),
+        .cfg_inc_interval    (cfg_inc_interval),
+        .cfg_dec_interval    (cfg_dec_interval),
+        .cfg_alpha_interval  (cfg_alpha_interval),
+        .cfg_bypass          (cfg_bypass),
+        .cfg_timer_en        (cfg_timer_en),
+        .cfg_byte_en         (cfg_byte_en),
+        .cfg_byte_threshold  (cfg_byte_threshold),
+        .cfg_credit_cap      (cfg_credit_cap)
+    );
+
+    always_comb begin
+        // spec 4.2: set by the first decrease, cleared only by reset or bypass
+        active_d = ~cfg_bypass & (active | dec_fire);
+
+        // spec 4.6: bypass > decrease > increase > hold
+        if (cfg_bypass) begin
+            rc_d = L;
+            rt_d = L;
+        end else if (dec_fire) begin
+            rc_d = rc_dec;
+            rt_d = rt_dec;
+        end else if (inc_event) begin
+            rc_d = rc_inc;
+            rt_d = rt_inc;
+        end else begin
+            rc_d = rc;
+            rt_d = rt;
+        end
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rc     <= L;
+            rt     <= L;
+            active <= 1'b0;
+        end else begin
+            rc     <= rc_d;
+            rt     <= rt_d;
+            active <= active_d;
+        end
+    end
+
+endmodule
+
+`resetall

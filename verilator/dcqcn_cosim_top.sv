@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+// dcqcn_cosim_top: simulation-only wrapper exposing every architectural register of dcqcn_rl
+// (docs/spec.md section 7) as an st_* output, for the Verilator lockstep. Not for synthesis.
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module dcqcn_cosim_top #(
+    parameter int          DATA_BYTES  = 8,
+    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000,
+    parameter logic [63:0] LINE_RATE   = 64'd1_250_000_000
+) (
+    /* Clock and synchronous reset (active high) */
+    input  wire logic                    clk,
+    input  wire logic                    rst,
+
+    /* CNP notification from the MAC receive path, may be asynchronous */
+    input  wire logic                    cnp,
+
+    /* AXI4-Stream input (from the RoCEv2 engine) */
+    input  wire logic [8*DATA_BYTES-1:0] s_axis_tdata,
+    input  wire logic [DATA_BYTES-1:0]   s_axis_tkeep,
+    input  wire logic                    s_axis_tvalid,
+    output logic                         s_axis_tready,
+    input  wire logic                    s_axis_tlast,
+
+    /* AXI4-Stream output (to the MAC) */
+    output logic      [8*DATA_BYTES-1:0] m_axis_tdata,
+    output logic      [DATA_BYTES-1:0]   m_axis_tkeep,
+    output logic                         m_axis_tvalid,
+    input  wire logic                    m_axis_tready,
+    output logic                         m_axis_tlast,
+
+    /* AXI4-Lite slave: write */
+    input  wire logic [11:0]             s_axil_awaddr,
+    input  wire logic                    s_axil_awvalid,
+    output logic                         s_axil_awready,
+    input  wire logic [31:0]             s_axil_wdata,
+    input  wire logic [3:0]              s_axil_wstrb,
+    input  wire logic                    s_axil_wvalid,
+    output logic                         s_axil_wready,
+    output logic      [1:0]              s_axil_bresp,
+    output logic                         s_axil_bvalid,
+    input  wire logic                    s_axil_bready,
+
+    /* AXI4-Lite slave: read */
+    input  wire logic [11:0]             s_axil_araddr,
+    input  wire logic                    s_axil_arvalid,
+    output logic                         s_axil_arready,
+    output logic      [31:0]             s_axil_rdata,
+    output logic      [1:0]              s_axil_rresp,
+    output logic                         s_axil_rvalid,
+    input  wire logic                    s_axil_rready,
+
+    /* Architectural state, after the clock edge (spec 7) */
+    output logic          st_cnp_meta,
+    output logic          st_cnp_sync,
+    output logic          st_cnp_prev,
+    output logic [31:0]   st_rc,
+    output logic [31:0]   st_rt,
+    output logic          st_active,
+    output logic [9:0]    st_alpha,
+    output logic [15:0]   st_alpha_timer,
+    output logic          st_alpha_pending,
+    output logic [15:0]   st_dec_timer,
+    output logic          st_dec_pending,
+    output logic [31:0]   st_inc_timer,
+    output logic [31:0]   st_byte_cnt,
+    output logic [7:0]    st_t_stage,
+    output logic [7:0]    st_b_stage,
+    output logic [31:0]   st_bpc,
+    output logic [47:0]   st_credit,
+    output logic [9:0]    st_cfg_alpha_g,
+    output logic [3:0]    st_cfg_dec_gain,
+    output logic [7:0]    st_cfg_stage_threshold,
+    output logic          st_cfg_clamp_tgt,
+    output logic [31:0]   st_cfg_rai,
+    output logic [31:0]   st_cfg_rhai,
+    output logic [31:0]   st_cfg_rmin,
+    output logic [31:0]   st_cfg_inc_interval,
+    output logic [15:0]   st_cfg_dec_interval,
+    output logic [15:0]   st_cfg_alpha_interval,
+    output logic          st_cfg_bypass,
+    output logic          st_cfg_timer_en,
+    output logic          st_cfg_byte_en,
+    output logic [31:0]   st_cfg_byte_threshold,
+    output logic [31:0]   st_cfg_credit_cap,
+    output logic [15:0]   st_cnp_cnt16,
+    output logic [31:0]   st_cnt_cnp,
+    output logic [31:0]   st_cnt_dec,
+    output logic [31:0]   st_cnt_inc_fr,
+    output logic [31:0]   st_cnt_inc_ai,
+    output logic [31:0]   st_cnt_inc_hai,
+    output logic [31:0]   st_cnt_inc_timer,
+    output logic [31:0]   st_cnt_inc_byte,
+    output logic [31:0]   st_cnt_stall,
+    output logic [63:0]   st_cnt_bytes,
+    output logic [31:0]   st_bytes_hi
+);
+
+    dcqcn_rl #(
+        .DATA_BYTES (DATA_BYTES),
+        .CLK_FREQ_HZ(CLK_FREQ_HZ),
+        .LINE_RATE  (LINE_RATE)
+    ) dut (
+        .clk            (clk),
+        .rst            (rst),
+        .cnp            (cnp),
+        .s_axis_tdata   (s_axis_tdata),
+        .s_axis_tkeep   (s_axis_tkeep),
+        .s_axis_tvalid  (s_axis_tvalid),
+        .s_axis_tready  (s_axis_tready),
+        .s_axis_tlast   (s_axis_tlast),
+        .m_axis_tdata   (m_axis_tdata),
+        .m_axis_tkeep   (m_axis_tkeep),
+        .m_axis_tvalid  (m_axis_tvalid),
+        .m_axis_tready  (m_axis_tready),
+        .m_axis_tlast   (m_axis_tlast),
+        .s_axil_awaddr  (s_axil_awaddr),
+        .s_axil_awvalid (s_axil_awvalid),
+        .s_axil_awready (s_axil_awready),
+        .s_axil_wdata   (s_axil_wdata),
+        .s_axil_wstrb   (s_axil_wstrb),
+        .s_axil_wvalid  (s_axil_wvalid),
+        .s_axil_wready  (s_axil_wready),
+        .s_axil_bresp   (s_axil_bresp),
+        .s_axil_bvalid  (s_axil_bvalid),
+        .s_axil_bready  (s_axil_bready),
+        .s_axil_araddr  (s_axil_araddr),
+        .s_axil_arvalid (s_axil_arvalid),
+        .s_axil_arready (s_axil_arready),
+        .s_axil_rdata   (s_axil_rdata),
+        .s_axil_rresp   (s_axil_rresp),
+        .s_axil_rvalid  (s_axil_rvalid),
+        .s_axil_rready  (s_axil_rready)
+    );
+
+    assign st_cnp_meta               = dut.u_cnp_sync.cnp_meta;
+    assign st_cnp_sync               = dut.u_cnp_sync.cnp_sync;
+    assign st_cnp_prev               = dut.u_cnp_sync.cnp_prev;
+    assign st_rc                     = dut.rc;
+    assign st_rt                     = dut.rt;
+    assign st_active                 = dut.active;
+    assign st_alpha                  = dut.u_alpha.alpha;
+    assign st_alpha_timer            = dut.u_alpha.alpha_timer;
+    assign st_alpha_pending          = dut.u_alpha.alpha_pending;
+    assign st_dec_timer              = dut.u_rate_dec.dec_timer;
+    assign st_dec_pending            = dut.u_rate_dec.dec_pending;
+    assign st_inc_timer              = dut.u_rate_inc.inc_timer;
+    assign st_byte_cnt               = dut.u_rate_inc.byte_cnt;
+    assign st_t_stage                = dut.u_rate_inc.t_stage;
+    assign st_b_stage                = dut.u_rate_inc.b_stage;
+    assign st_bpc                    = dut.u_credit_gate.bpc;
+    assign st_credit                 = dut.u_credit_gate.credit;
+    assign st_cfg_alpha_g            = dut.u_regs.cfg_alpha_g;
+    assign st_cfg_dec_gain           = dut.u_regs.cfg_dec_gain;
+    assign st_cfg_stage_threshold    = dut.u_regs.cfg_stage_threshold;
+    assign st_cfg_clamp_tgt          = dut.u_regs.cfg_clamp_tgt;
+    assign st_cfg_rai                = dut.u_regs.cfg_rai;
+    assign st_cfg_rhai               = dut.u_regs.cfg_rhai;
+    assign st_cfg_rmin               = dut.u_regs.cfg_rmin;
+    assign st_cfg_inc_interval       = dut.u_regs.cfg_inc_interval;
+    assign st_cfg_dec_interval       = dut.u_regs.cfg_dec_interval;
+    assign st_cfg_alpha_interval     = dut.u_regs.cfg_alpha_interval;
+    assign st_cfg_bypass             = dut.u_regs.cfg_bypass;
+    assign st_cfg_timer_en           = dut.u_regs.cfg_timer_en;
+    assign st_cfg_byte_en            = dut.u_regs.cfg_byte_en;
+    assign st_cfg_byte_threshold     = dut.u_regs.cfg_byte_threshold;
+    assign st_cfg_credit_cap         = dut.u_regs.cfg_credit_cap;
+    assign st_cnp_cnt16              = dut.u_regs.cnp_cnt16;
+    assign st_cnt_cnp                = dut.u_regs.cnt_cnp;
+    assign st_cnt_dec                = dut.u_regs.cnt_dec;
+    assign st_cnt_inc_fr             = dut.u_regs.cnt_inc_fr;
+    assign st_cnt_inc_ai             = dut.u_regs.cnt_inc_ai;
+    assign st_cnt_inc_hai            = dut.u_regs.cnt_inc_hai;
+    assign st_cnt_inc_timer          = dut.u_regs.cnt_inc_timer;
+    assign st_cnt_inc_byte           = dut.u_regs.cnt_inc_byte;
+    assign st_cnt_stall              = dut.u_regs.cnt_stall;
+    assign st_cnt_bytes              = dut.u_regs.cnt_bytes;
+    assign st_bytes_hi               = dut.u_regs.bytes_hi;
+
+endmodule
+
+`resetall
