@@ -7,8 +7,8 @@
 
 module dcqcn_credit_gate #(
     parameter int          DATA_BYTES  = 8,                  // AXI4-Stream beat width, bytes
-    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000,    // f, Hz
-    parameter logic [63:0] LINE_RATE   = 64'd1_250_000_000   // L, bytes/s
+    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,    // f, Hz
+    parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000   // L, bytes/s
 ) (
     /* Clock and synchronous reset */
     input  wire logic                    clk,
@@ -48,10 +48,10 @@ module dcqcn_credit_gate #(
         if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
             $fatal(1, "dcqcn_credit_gate: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
         end
-        if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin
+        if (CLK_FREQ_HZ < 32'd65_537) begin
             $fatal(1, "dcqcn_credit_gate: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
         end
-        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+        if (LINE_RATE == 32'd0) begin
             $fatal(1, "dcqcn_credit_gate: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
         end
     end
@@ -59,19 +59,22 @@ module dcqcn_credit_gate #(
     if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
         $fatal(1, "dcqcn_credit_gate: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
     end
-    if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin : g_bad_clk_freq
+    if (CLK_FREQ_HZ < 32'd65_537) begin : g_bad_clk_freq
         $fatal(1, "dcqcn_credit_gate: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
     end
-    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
         $fatal(1, "dcqcn_credit_gate: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
     end
 `endif
 
+    // spec 2: integer arithmetic on 64 bits
+    localparam logic [63:0] F_64 = {32'd0, CLK_FREQ_HZ};
+    localparam logic [63:0] L_64 = {32'd0, LINE_RATE};
     // spec 2: K = round(2^48 / f); < 2^32 for f >= 65537
-    localparam logic [63:0] K_64 = ((64'd1 << 48) + (CLK_FREQ_HZ / 64'd2)) / CLK_FREQ_HZ;
+    localparam logic [63:0] K_64 = ((64'd1 << 48) + (F_64 / 64'd2)) / F_64;
     localparam logic [31:0] K = K_64[31:0];
     // spec 5.1: bpc(L) = floor(L * K / 2^32), the reset value of bpc
-    localparam logic [63:0] BPC_L_64 = (LINE_RATE * K_64) >> 32;
+    localparam logic [63:0] BPC_L_64 = (L_64 * K_64) >> 32;
     localparam logic [31:0] BPC_L = BPC_L_64[31:0];
     localparam logic [31:0] DATA_BYTES_32 = DATA_BYTES;
 

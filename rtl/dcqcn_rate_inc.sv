@@ -6,7 +6,7 @@
 `default_nettype none
 
 module dcqcn_rate_inc #(
-    parameter logic [63:0] LINE_RATE = 64'd1_250_000_000  // L, bytes/s
+    parameter logic [31:0] LINE_RATE = 32'd1_250_000_000  // L, bytes/s
 ) (
     /* Clock and synchronous reset */
     input  wire logic        clk,
@@ -49,17 +49,17 @@ module dcqcn_rate_inc #(
 `ifdef __ICARUS__
     // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
     initial begin
-        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+        if (LINE_RATE == 32'd0) begin
             $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
         end
     end
 `else
-    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
         $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
     end
 `endif
 
-    localparam logic [31:0] L = LINE_RATE[31:0];
+    localparam logic [31:0] L = LINE_RATE;
 
     logic [31:0] inc_timer;
     logic [31:0] byte_cnt;

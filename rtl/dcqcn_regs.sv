@@ -7,7 +7,7 @@
 
 module dcqcn_regs #(
     parameter int          DATA_BYTES  = 8,                  // reported in the ID register
-    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000     // f, Hz; sets the interval reset values
+    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000     // f, Hz; sets the interval reset values
 ) (
     /* Clock and synchronous reset */
     input  wire logic        clk,
@@ -87,7 +87,7 @@ module dcqcn_regs #(
         if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
             $fatal(1, "dcqcn_regs: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
         end
-        if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin
+        if (CLK_FREQ_HZ < 32'd65_537) begin
             $fatal(1, "dcqcn_regs: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
         end
     end
@@ -95,15 +95,16 @@ module dcqcn_regs #(
     if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
         $fatal(1, "dcqcn_regs: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
     end
-    if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin : g_bad_clk_freq
+    if (CLK_FREQ_HZ < 32'd65_537) begin : g_bad_clk_freq
         $fatal(1, "dcqcn_regs: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
     end
 `endif
 
+    localparam logic [63:0] F_64 = {32'd0, CLK_FREQ_HZ};
     // spec 2: interval reset values, round(1.5 ms x f), round(4 us x f) mod 2^16, round(55 us x f) mod 2^16
-    localparam logic [63:0] RATE_INC_RESET_64 = (CLK_FREQ_HZ * 64'd3 + 64'd1000) / 64'd2000;
-    localparam logic [63:0] RATE_DEC_RESET_64 = (CLK_FREQ_HZ * 64'd4 + 64'd500_000) / 64'd1_000_000;
-    localparam logic [63:0] ALPHA_RESET_64    = (CLK_FREQ_HZ * 64'd55 + 64'd500_000) / 64'd1_000_000;
+    localparam logic [63:0] RATE_INC_RESET_64 = (F_64 * 64'd3 + 64'd1000) / 64'd2000;
+    localparam logic [63:0] RATE_DEC_RESET_64 = (F_64 * 64'd4 + 64'd500_000) / 64'd1_000_000;
+    localparam logic [63:0] ALPHA_RESET_64    = (F_64 * 64'd55 + 64'd500_000) / 64'd1_000_000;
     localparam logic [31:0] RATE_INC_RESET    = RATE_INC_RESET_64[31:0];
     localparam logic [15:0] RATE_DEC_RESET    = RATE_DEC_RESET_64[15:0];
     localparam logic [15:0] ALPHA_RESET       = ALPHA_RESET_64[15:0];
@@ -205,8 +206,10 @@ module dcqcn_regs #(
     logic        rd_en;
     logic [9:0]  wr_idx;
     logic [9:0]  rd_idx;
-    logic [31:0] wmask;
-    logic [22:0] cfg0_new;
+    // 0x000 [31:23] are RO 0: the merged word's upper bits are discarded (spec 6.2)
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [31:0] cfg0_new;
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [31:0] intervals_new;
     logic [1:0]  wresp;
     logic [31:0] rword;
@@ -218,9 +221,11 @@ module dcqcn_regs #(
     function automatic logic [31:0] lane_merge(
         input logic [31:0] cur,
         input logic [31:0] wdata,
-        input logic [31:0] mask
+        input logic [3:0]  strb
     );
-        lane_merge = (cur & ~mask) | (wdata & mask);
+        for (int i = 0; i < 4; i++) begin
+            lane_merge[8*i +: 8] = strb[i] ? wdata[8*i +: 8] : cur[8*i +: 8];
+        end
     endfunction
 
     always_comb begin
@@ -234,12 +239,10 @@ module dcqcn_regs #(
         s_axil_wready  = wr_en;
         s_axil_arready = rd_en;
 
-        wmask = {{8{s_axil_wstrb[3]}}, {8{s_axil_wstrb[2]}}, {8{s_axil_wstrb[1]}}, {8{s_axil_wstrb[0]}}};
-
         // spec 6.1: strobes apply to the current word value, then the fields are extracted
-        cfg0_new = (({cfg_clamp_tgt, cfg_stage_threshold, cfg_dec_gain, cfg_alpha_g}) & ~wmask[22:0])
-                 | (s_axil_wdata[22:0] & wmask[22:0]);
-        intervals_new = lane_merge({cfg_alpha_interval, cfg_dec_interval}, s_axil_wdata, wmask);
+        cfg0_new = lane_merge({9'd0, cfg_clamp_tgt, cfg_stage_threshold, cfg_dec_gain, cfg_alpha_g},
+                              s_axil_wdata, s_axil_wstrb);
+        intervals_new = lane_merge({cfg_alpha_interval, cfg_dec_interval}, s_axil_wdata, s_axil_wstrb);
 
         // spec 6.2: action bits act only when their byte lane (1) is strobed
         cnp_cnt_rst = wr_en && wr_idx == W_ALPHA_CNP && s_axil_wstrb[1] && s_axil_wdata[10];
@@ -272,10 +275,10 @@ module dcqcn_regs #(
                     cfg_stage_threshold_d = cfg0_new[21:14];
                     cfg_clamp_tgt_d       = cfg0_new[22];
                 end
-                W_RAI:        cfg_rai_d          = lane_merge(cfg_rai, s_axil_wdata, wmask);
-                W_RHAI:       cfg_rhai_d         = lane_merge(cfg_rhai, s_axil_wdata, wmask);
-                W_RMIN:       cfg_rmin_d         = lane_merge(cfg_rmin, s_axil_wdata, wmask);
-                W_INC_INT:    cfg_inc_interval_d = lane_merge(cfg_inc_interval, s_axil_wdata, wmask);
+                W_RAI:        cfg_rai_d          = lane_merge(cfg_rai, s_axil_wdata, s_axil_wstrb);
+                W_RHAI:       cfg_rhai_d         = lane_merge(cfg_rhai, s_axil_wdata, s_axil_wstrb);
+                W_RMIN:       cfg_rmin_d         = lane_merge(cfg_rmin, s_axil_wdata, s_axil_wstrb);
+                W_INC_INT:    cfg_inc_interval_d = lane_merge(cfg_inc_interval, s_axil_wdata, s_axil_wstrb);
                 W_INTERVALS: begin
                     cfg_dec_interval_d   = intervals_new[15:0];
                     cfg_alpha_interval_d = intervals_new[31:16];
@@ -295,8 +298,8 @@ module dcqcn_regs #(
                         cfg_byte_en_d  = s_axil_wdata[1];
                     end
                 end
-                W_BYTE_THR:   cfg_byte_threshold_d = lane_merge(cfg_byte_threshold, s_axil_wdata, wmask);
-                W_CREDIT_CAP: cfg_credit_cap_d     = lane_merge(cfg_credit_cap, s_axil_wdata, wmask);
+                W_BYTE_THR:   cfg_byte_threshold_d = lane_merge(cfg_byte_threshold, s_axil_wdata, s_axil_wstrb);
+                W_CREDIT_CAP: cfg_credit_cap_d     = lane_merge(cfg_credit_cap, s_axil_wdata, s_axil_wstrb);
                 default:      wresp                = RESP_DECERR;
             endcase
         end
@@ -352,16 +355,16 @@ module dcqcn_regs #(
         end
 
         /* Counters: wrap; a clear in cycle t wins, the counter is 0 at t+1 (spec 6.2) */
-        cnp_cnt16_d = cnp_cnt_rst ? 16'd0 : cnp_cnt16 + {15'd0, cnp_edge};
+        cnp_cnt16_d = cnp_cnt_rst ? 16'd0 : (cnp_edge ? cnp_cnt16 + 16'd1 : cnp_cnt16);
 
-        cnt_cnp_d       = cnt_cnp + {31'd0, cnp_edge};
-        cnt_dec_d       = cnt_dec + {31'd0, dec_fire};
-        cnt_inc_fr_d    = cnt_inc_fr + {31'd0, inc_event & phase_fr};
-        cnt_inc_ai_d    = cnt_inc_ai + {31'd0, inc_event & phase_ai};
-        cnt_inc_hai_d   = cnt_inc_hai + {31'd0, inc_event & phase_hai};
-        cnt_inc_timer_d = cnt_inc_timer + {31'd0, inc_event & timer_fire};
-        cnt_inc_byte_d  = cnt_inc_byte + {31'd0, inc_event & byte_fire};
-        cnt_stall_d     = cnt_stall + {31'd0, stall};
+        cnt_cnp_d       = cnp_edge ? cnt_cnp + 32'd1 : cnt_cnp;
+        cnt_dec_d       = dec_fire ? cnt_dec + 32'd1 : cnt_dec;
+        cnt_inc_fr_d    = (inc_event & phase_fr) ? cnt_inc_fr + 32'd1 : cnt_inc_fr;
+        cnt_inc_ai_d    = (inc_event & phase_ai) ? cnt_inc_ai + 32'd1 : cnt_inc_ai;
+        cnt_inc_hai_d   = (inc_event & phase_hai) ? cnt_inc_hai + 32'd1 : cnt_inc_hai;
+        cnt_inc_timer_d = (inc_event & timer_fire) ? cnt_inc_timer + 32'd1 : cnt_inc_timer;
+        cnt_inc_byte_d  = (inc_event & byte_fire) ? cnt_inc_byte + 32'd1 : cnt_inc_byte;
+        cnt_stall_d     = stall ? cnt_stall + 32'd1 : cnt_stall;
         cnt_bytes_d     = cnt_bytes + {57'd0, bytes_in};
         // spec 6.2: a read of 0x140 latches the upper half for a later read of 0x144
         bytes_hi_d      = (rd_en && rd_idx == W_BYTES_LO) ? cnt_bytes[63:32] : bytes_hi;

@@ -5,10 +5,12 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+// CLK_FREQ_HZ and LINE_RATE are 32-bit: the legal ranges (spec 2) end at 2^32 - 1, so the upper bound
+// is the type's, and a Verilator -G decimal value (parsed as 32 bits) is taken unsigned.
 module dcqcn_rl #(
     parameter int          DATA_BYTES  = 8,                  // AXI4-Stream beat width, bytes (1..64)
-    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000,    // f, Hz (65537..4294967295)
-    parameter logic [63:0] LINE_RATE   = 64'd1_250_000_000   // L, bytes/s (1..4294967295)
+    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,    // f, Hz (65537..4294967295)
+    parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000   // L, bytes/s (1..4294967295)
 ) (
     /* Clock and synchronous reset (active high) */
     input  wire logic                    clk,
@@ -59,10 +61,10 @@ module dcqcn_rl #(
         if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
             $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
         end
-        if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin
+        if (CLK_FREQ_HZ < 32'd65_537) begin
             $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
         end
-        if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin
+        if (LINE_RATE == 32'd0) begin
             $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
         end
     end
@@ -71,15 +73,15 @@ module dcqcn_rl #(
     if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
         $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
     end
-    if (CLK_FREQ_HZ < 64'd65_537 || CLK_FREQ_HZ > 64'hFFFF_FFFF) begin : g_bad_clk_freq
+    if (CLK_FREQ_HZ < 32'd65_537) begin : g_bad_clk_freq
         $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
     end
-    if (LINE_RATE < 64'd1 || LINE_RATE > 64'hFFFF_FFFF) begin : g_bad_line_rate
+    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
         $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
     end
 `endif
 
-    localparam logic [31:0] L = LINE_RATE[31:0];
+    localparam logic [31:0] L = LINE_RATE;
 
     /* Rate registers and activity (spec 4.2, 4.6) */
     logic [31:0] rc;

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// dcqcn_cosim_top: simulation-only wrapper exposing every architectural register of dcqcn_rl
-// (docs/spec.md section 7) as an st_* output, for the Verilator lockstep. Not for synthesis.
+// dcqcn_cosim_top: simulation-only wrapper exposing every architectural register of dcqcn_rl (spec 7) as st_* outputs.
 
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 
+// Not for synthesis: the st_* outputs are hierarchical references into the instance `dut`, read by
+// the lockstep shim after each rising edge. Ports other than st_* pass through unchanged.
 module dcqcn_cosim_top #(
     parameter int          DATA_BYTES  = 8,
-    parameter logic [63:0] CLK_FREQ_HZ = 64'd156_250_000,
-    parameter logic [63:0] LINE_RATE   = 64'd1_250_000_000
+    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,
+    parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000
 ) (
     /* Clock and synchronous reset (active high) */
     input  wire logic                    clk,
@@ -53,24 +54,36 @@ module dcqcn_cosim_top #(
     output logic                         s_axil_rvalid,
     input  wire logic                    s_axil_rready,
 
-    /* Architectural state, after the clock edge (spec 7) */
-    output logic          st_cnp_meta,
+    /* spec 7, cnp_sync */
+    output logic [0:0]    st_cnp_meta,
     output logic          st_cnp_sync,
     output logic          st_cnp_prev,
+
+    /* spec 7, top */
     output logic [31:0]   st_rc,
     output logic [31:0]   st_rt,
     output logic          st_active,
+
+    /* spec 7, alpha */
     output logic [9:0]    st_alpha,
     output logic [15:0]   st_alpha_timer,
     output logic          st_alpha_pending,
+
+    /* spec 7, rate_dec */
     output logic [15:0]   st_dec_timer,
     output logic          st_dec_pending,
+
+    /* spec 7, rate_inc */
     output logic [31:0]   st_inc_timer,
     output logic [31:0]   st_byte_cnt,
     output logic [7:0]    st_t_stage,
     output logic [7:0]    st_b_stage,
+
+    /* spec 7, credit_gate (m_valid/m_data/m_keep/m_last are the m_axis_* outputs) */
     output logic [31:0]   st_bpc,
     output logic [47:0]   st_credit,
+
+    /* spec 7, regs: configuration */
     output logic [9:0]    st_cfg_alpha_g,
     output logic [3:0]    st_cfg_dec_gain,
     output logic [7:0]    st_cfg_stage_threshold,
@@ -86,6 +99,8 @@ module dcqcn_cosim_top #(
     output logic          st_cfg_byte_en,
     output logic [31:0]   st_cfg_byte_threshold,
     output logic [31:0]   st_cfg_credit_cap,
+
+    /* spec 7, regs: counters (bvalid/bresp/rvalid/rdata/rresp are the s_axil_* outputs) */
     output logic [15:0]   st_cnp_cnt16,
     output logic [31:0]   st_cnt_cnp,
     output logic [31:0]   st_cnt_dec,
@@ -100,9 +115,9 @@ module dcqcn_cosim_top #(
 );
 
     dcqcn_rl #(
-        .DATA_BYTES (DATA_BYTES),
-        .CLK_FREQ_HZ(CLK_FREQ_HZ),
-        .LINE_RATE  (LINE_RATE)
+        .DATA_BYTES  (DATA_BYTES),
+        .CLK_FREQ_HZ (CLK_FREQ_HZ),
+        .LINE_RATE   (LINE_RATE)
     ) dut (
         .clk            (clk),
         .rst            (rst),
@@ -136,6 +151,7 @@ module dcqcn_cosim_top #(
         .s_axil_rready  (s_axil_rready)
     );
 
+    // spec 7: architectural registers, by hierarchical reference (names as in the spec)
     assign st_cnp_meta               = dut.u_cnp_sync.cnp_meta;
     assign st_cnp_sync               = dut.u_cnp_sync.cnp_sync;
     assign st_cnp_prev               = dut.u_cnp_sync.cnp_prev;

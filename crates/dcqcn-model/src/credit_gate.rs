@@ -29,8 +29,8 @@ pub struct AxisIn {
 
 /// The signals the datapath registers read in a cycle.
 #[derive(Clone, Copy, Debug)]
-pub struct GateIn {
-    pub s: AxisIn,
+pub struct GateIn<'a> {
+    pub s: &'a AxisIn,
     pub m_tready: bool,
     /// `s_axis_tvalid & s_axis_tready`.
     pub load: bool,
@@ -67,40 +67,31 @@ impl CreditGate {
         !rst && (!self.m_valid || m_tready) && beat_ok
     }
 
-    /// Next state.
+    /// Next state (pure form, for tests and readers; [`CreditGate::update`] is the same in place).
+    pub fn next(&self, i: &GateIn<'_>) -> CreditGate {
+        let mut n = *self;
+        n.update(i);
+        n
+    }
+
+    /// Advances the registers in place: the per-cycle hot path avoids copying the data beat
+    /// unless one is loaded. Every right-hand side reads the registers before this edge.
     #[inline(always)]
-    pub fn next(&self, i: &GateIn) -> CreditGate {
-        let GateIn {
-            s,
-            m_tready,
-            load,
-            bytes_in,
-            bypass,
-            bpc_next,
-            cap_q,
-        } = *i;
-        let credit = if bypass {
+    pub fn update(&mut self, i: &GateIn<'_>) {
+        self.credit = if i.bypass {
             0
         } else {
             // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
-            (self.credit - (u64::from(bytes_in) << 16) + u64::from(self.bpc)).min(cap_q)
+            (self.credit - (u64::from(i.bytes_in) << 16) + u64::from(self.bpc)).min(i.cap_q)
         };
-        if load {
-            CreditGate {
-                bpc: bpc_next,
-                credit,
-                m_valid: true,
-                m_data: s.tdata,
-                m_keep: s.tkeep,
-                m_last: s.tlast,
-            }
+        self.bpc = i.bpc_next;
+        if i.load {
+            self.m_valid = true;
+            self.m_data = i.s.tdata;
+            self.m_keep = i.s.tkeep;
+            self.m_last = i.s.tlast;
         } else {
-            CreditGate {
-                bpc: bpc_next,
-                credit,
-                m_valid: self.m_valid && !m_tready,
-                ..*self
-            }
+            self.m_valid &= !i.m_tready;
         }
     }
 }
@@ -119,9 +110,16 @@ mod tests {
         assert!(g.beat_ok(true, 0xFF));
     }
 
-    fn idle(m_tready: bool, cap_q: u64) -> GateIn {
+    const IDLE: AxisIn = AxisIn {
+        tdata: [0; DATA_WORDS],
+        tkeep: 0,
+        tvalid: false,
+        tlast: false,
+    };
+
+    fn idle(m_tready: bool, cap_q: u64) -> GateIn<'static> {
         GateIn {
-            s: AxisIn::default(),
+            s: &IDLE,
             m_tready,
             load: false,
             bytes_in: 0,

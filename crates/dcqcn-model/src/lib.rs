@@ -115,6 +115,9 @@ pub struct RateLimiter {
     params: Params,
     state: State,
     events: CycleEvents,
+    /// Cycles that are certainly free of alpha, timer and byte-counter events (a cache of the
+    /// state, not state: recomputed after every full cycle; see [`RateLimiter::quiet`]).
+    quiet_budget: u64,
 }
 
 impl RateLimiter {
@@ -123,6 +126,7 @@ impl RateLimiter {
             params,
             state: State::reset(&params),
             events: CycleEvents::default(),
+            quiet_budget: 0,
         }
     }
 
@@ -134,6 +138,7 @@ impl RateLimiter {
     }
     /// Mutable state, for tests that start from a constructed state.
     pub fn state_mut(&mut self) -> &mut State {
+        self.quiet_budget = 0;
         &mut self.state
     }
     pub fn events(&self) -> &CycleEvents {
@@ -143,16 +148,146 @@ impl RateLimiter {
     /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut).
     pub fn set_config(&mut self, cfg: Config) {
         self.state.regs.cfg = cfg;
+        self.quiet_budget = 0;
     }
 
     /// One clock cycle: returns the outputs of this cycle and advances every register (spec 4.0).
-    #[inline]
+    ///
+    /// Every combinational signal is computed first from the registers of the cycle; then each
+    /// block's registers advance, each reading only values from before the edge. Small blocks use
+    /// their pure `next`; the datapath register and the register file update in place so that the
+    /// common cycle (no event, no bus access) copies almost nothing.
+    #[inline(always)]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
-        let p = self.params;
+        if self.quiet(i) {
+            self.quiet_budget -= 1;
+            self.step_quiet(i)
+        } else {
+            let out = self.step_full(i);
+            self.quiet_budget = self.quiet_cycles_ahead();
+            out
+        }
+    }
+
+    /// A quiet cycle: no reset, no bypass, no CNP edge or pending decrease, no alpha, timer or
+    /// byte-counter event, no bus activity. Most cycles are quiet; in them only the timers, the
+    /// datapath, the traffic counters and the synchroniser advance.
+    #[inline(always)]
+    fn quiet(&self, i: &Inputs) -> bool {
+        let s = &self.state;
+        let bus = &s.regs.axil;
+        self.quiet_budget > 0
+            && !i.rst
+            && !s.cnp.edge()
+            && !s.dec.dec_pending
+            && !bus.bvalid
+            && !bus.rvalid
+            && !(i.axil.awvalid && i.axil.wvalid)
+            && !i.axil.arvalid
+    }
+
+    /// How many cycles from now are certainly free of alpha, timer and byte-counter events, given
+    /// that configuration and restarts only change in full cycles: each timer advances by one per
+    /// quiet cycle and the byte counter by at most one beat.
+    fn quiet_cycles_ahead(&self) -> u64 {
         let s = &self.state;
         let cfg = &s.regs.cfg;
-        let bypass = cfg.bypass;
+        if cfg.bypass {
+            return 0;
+        }
+        if !s.active {
+            return u64::MAX;
+        }
+        // Cycles until `expired(timer, interval)` would hold (0 if it holds now).
+        let until = |timer: u64, interval: u64| interval.saturating_sub(timer + 1);
+        let mut n = until(
+            u64::from(s.alpha.alpha_timer),
+            u64::from(cfg.alpha_interval),
+        );
+        if cfg.timer_en {
+            n = n.min(until(
+                u64::from(s.inc.inc_timer),
+                u64::from(cfg.inc_interval),
+            ));
+        }
+        if cfg.byte_en {
+            let left =
+                u64::from(cfg.byte_threshold.max(1)).saturating_sub(u64::from(s.inc.byte_cnt));
+            // The counter must still be below the threshold after this many full beats.
+            n = n.min(left.saturating_sub(1) / u64::from(self.params.data_bytes()));
+        }
+        n
+    }
+
+    /// [`Self::step_full`] specialised to a quiet cycle; the lockstep holds the two to the RTL.
+    #[inline(always)]
+    fn step_quiet(&mut self, i: &Inputs) -> Outputs {
+        let p = self.params;
+        let s = &mut self.state;
+        let cfg = &s.regs.cfg;
+        let beat_ok = s.gate.beat_ok(false, i.s_axis.tkeep);
+        let s_tready = (!s.gate.m_valid || i.m_axis_tready) && beat_ok;
+        let load = i.s_axis.tvalid && s_tready;
+        let bytes_in = if load { keep_bytes(i.s_axis.tkeep) } else { 0 };
+        let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
+        let out = Outputs {
+            s_axis_tready: s_tready,
+            m_axis_tvalid: s.gate.m_valid,
+            m_axis_tdata: s.gate.m_data,
+            m_axis_tkeep: s.gate.m_keep,
+            m_axis_tlast: s.gate.m_last,
+            s_axil_awready: false,
+            s_axil_wready: false,
+            s_axil_bvalid: false,
+            s_axil_bresp: s.regs.axil.bresp,
+            s_axil_arready: false,
+            s_axil_rvalid: false,
+            s_axil_rdata: s.regs.axil.rdata,
+            s_axil_rresp: s.regs.axil.rresp,
+        };
+        if s.active {
+            s.alpha.alpha_timer += 1;
+            s.inc.inc_timer = if cfg.timer_en { s.inc.inc_timer + 1 } else { 0 };
+            s.inc.byte_cnt = if cfg.byte_en {
+                s.inc.byte_cnt.saturating_add(bytes_in)
+            } else {
+                0
+            };
+        }
+        s.dec.dec_timer = fixed::sat_inc(s.dec.dec_timer);
+        let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
+        let bpc_next = p.bpc(s.rc);
+        s.gate.update(&GateIn {
+            s: &i.s_axis,
+            m_tready: i.m_axis_tready,
+            load,
+            bytes_in,
+            bypass: false,
+            bpc_next,
+            cap_q,
+        });
+        let n = &mut s.regs.cnt;
+        n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(stall));
+        n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(bytes_in));
+        s.cnp = s.cnp.next(i.cnp);
+        self.events = CycleEvents {
+            load,
+            bytes_in,
+            stall,
+            ..CycleEvents::default()
+        };
+        out
+    }
+
+    /// The general cycle: every process, every collision, reset and bus access.
+    #[inline(never)]
+    fn step_full(&mut self, i: &Inputs) -> Outputs {
+        let p = self.params;
         let l = p.line_rate();
+        let s = &mut self.state;
+        let cfg = &s.regs.cfg;
+        let bypass = cfg.bypass;
+        let active = s.active;
 
         // Combinational signals of the cycle (spec 4.1-4.5, 5.3, 6.1).
         let cnp_edge = s.cnp.edge();
@@ -168,7 +303,7 @@ impl RateLimiter {
             rhai: cfg.rhai,
             line_rate: l,
         };
-        let trig = s.inc.triggers(s.active, &inc_cfg);
+        let trig = s.inc.triggers(active, &inc_cfg);
         let inc_event = trig.any() && !dec_fire;
         let beat_ok = s.gate.beat_ok(bypass, i.s_axis.tkeep);
         let s_tready = s.gate.s_tready(i.rst, i.m_axis_tready, beat_ok);
@@ -194,7 +329,7 @@ impl RateLimiter {
         };
 
         if i.rst {
-            self.state = State::reset(&p);
+            *s = State::reset(&p);
             self.events = CycleEvents::default();
             return out;
         }
@@ -206,53 +341,20 @@ impl RateLimiter {
         } else {
             None
         };
-
-        // spec 4.6: bypass > decrease > increase > hold.
-        let (rc, rt) = if bypass {
-            (l, l)
-        } else if dec_fire {
-            let dec_cfg = DecCfg {
-                dec_gain: cfg.dec_gain,
-                clamp_tgt: cfg.clamp_tgt,
-                rmin_eff: cfg.rmin.min(l),
-            };
-            let increased = s.inc.t_stage != 0 || s.inc.b_stage != 0;
-            rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, &dec_cfg)
-        } else if let Some(ph) = phase {
-            rate_inc::result(s.rc, s.rt, ph, &inc_cfg)
-        } else {
-            (s.rc, s.rt)
-        };
-
-        let alpha_fire = s.alpha.fires(s.active, cfg.alpha_interval);
-        let alpha = s.alpha.next(&AlphaIn {
+        let alpha_fire = s.alpha.fires(active, cfg.alpha_interval);
+        let alpha_in = AlphaIn {
             bypass,
-            active: s.active,
+            active,
             cnp_event,
             alpha_g: cfg.alpha_g,
             interval_cycles: cfg.alpha_interval,
-        });
-        let dec = s.dec.next(bypass, cnp_event, dec_fire);
-        let inc = s.inc.next(
-            bypass || !s.active || dec_fire,
-            trig,
-            inc_event,
-            bytes_in,
-            &inc_cfg,
-        );
-        let active = !bypass && (s.active || dec_fire);
-
+        };
+        let dec_cfg = DecCfg {
+            dec_gain: cfg.dec_gain,
+            clamp_tgt: cfg.clamp_tgt,
+            rmin_eff: cfg.rmin.min(l),
+        };
         let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
-        let gate = s.gate.next(&GateIn {
-            s: i.s_axis,
-            m_tready: i.m_axis_tready,
-            load,
-            bytes_in,
-            bypass,
-            bpc_next: p.bpc(s.rc),
-            cap_q,
-        });
-
         let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
         let ev = Events {
             cnp_edge,
@@ -263,19 +365,61 @@ impl RateLimiter {
             stall,
             bytes_in,
         };
-        let mon = Monitors {
-            rc: s.rc,
-            rt: s.rt,
-            alpha: s.alpha.alpha,
-            credit: s.gate.credit,
-            bpc: s.gate.bpc,
-            t_stage: s.inc.t_stage,
-            b_stage: s.inc.b_stage,
-            active: s.active,
-            dec_pending: s.dec.dec_pending,
-            alpha_pending: s.alpha.alpha_pending,
-        };
-        let regs = s.regs.next(&i.axil, wr_en, rd_en, &ev, &mon, &p);
+
+        // Register file first: a read shows the other blocks' registers before this edge.
+        s.regs.update(
+            &i.axil,
+            wr_en,
+            rd_en,
+            &ev,
+            || Monitors {
+                rc: s.rc,
+                rt: s.rt,
+                alpha: s.alpha.alpha,
+                credit: s.gate.credit,
+                bpc: s.gate.bpc,
+                t_stage: s.inc.t_stage,
+                b_stage: s.inc.b_stage,
+                active,
+                dec_pending: s.dec.dec_pending,
+                alpha_pending: s.alpha.alpha_pending,
+            },
+            &p,
+        );
+
+        // spec 5.1: bpc follows the Rc of this cycle (before the rate update below).
+        let bpc_next = p.bpc(s.rc);
+
+        // spec 4.6: bypass > decrease > increase > hold.
+        if bypass {
+            (s.rc, s.rt) = (l, l);
+        } else if dec_fire {
+            let increased = s.inc.t_stage != 0 || s.inc.b_stage != 0;
+            (s.rc, s.rt) = rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, &dec_cfg);
+        } else if let Some(ph) = phase {
+            (s.rc, s.rt) = rate_inc::result(s.rc, s.rt, ph, &inc_cfg);
+        }
+
+        s.alpha = s.alpha.next(&alpha_in);
+        s.dec = s.dec.next(bypass, cnp_event, dec_fire);
+        s.inc = s.inc.next(
+            bypass || !active || dec_fire,
+            trig,
+            inc_event,
+            bytes_in,
+            &inc_cfg,
+        );
+        s.active = !bypass && (active || dec_fire);
+        s.gate.update(&GateIn {
+            s: &i.s_axis,
+            m_tready: i.m_axis_tready,
+            load,
+            bytes_in,
+            bypass,
+            bpc_next,
+            cap_q,
+        });
+        s.cnp = s.cnp.next(i.cnp);
 
         self.events = CycleEvents {
             cnp_edge,
@@ -287,17 +431,6 @@ impl RateLimiter {
             load,
             bytes_in,
             stall,
-        };
-        self.state = State {
-            cnp: s.cnp.next(i.cnp),
-            rc,
-            rt,
-            active,
-            alpha,
-            dec,
-            inc,
-            gate,
-            regs,
         };
         out
     }

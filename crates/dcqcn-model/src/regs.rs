@@ -87,6 +87,8 @@ pub struct Monitors {
 struct WriteEffects {
     cnp_cnt_clear: bool,
     cnt_clear: bool,
+    /// A read of 0x140 latches the upper half of `cnt_bytes`.
+    latch_hi: bool,
 }
 
 /// Byte-lane mask for `wstrb`.
@@ -207,8 +209,7 @@ impl Regs {
         (RESP_OKAY, fx)
     }
 
-    /// Next state of the register file (not called in a reset cycle).
-    #[inline(always)]
+    /// Next state (pure form, for tests and readers; [`Regs::update`] is the same in place).
     pub fn next(
         &self,
         i: &AxilIn,
@@ -219,52 +220,89 @@ impl Regs {
         p: &Params,
     ) -> Regs {
         let mut r = *self;
-        let mut fx = WriteEffects::default();
-        if wr_en {
-            let (resp, e) = Self::write(&mut r.cfg, i.awaddr, i.wdata, i.wstrb);
-            r.axil.bresp = resp;
-            fx = e;
-        }
-        r.axil.bvalid = wr_en || (self.axil.bvalid && !i.bready);
-        let mut latch_hi = false;
-        if rd_en {
-            let (data, resp) = self.read(i.araddr, m, p);
-            r.axil.rdata = data;
-            r.axil.rresp = resp;
-            latch_hi = i.araddr & 0xFFC == regmap::CNT_BYTES_LO;
-        }
-        r.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
+        r.update(i, wr_en, rd_en, ev, || *m, p);
+        r
+    }
 
-        let n = &mut r.cnt;
+    /// Advances the register file in place (not called in a reset cycle). `monitors` is only
+    /// evaluated when a read is accepted. Every right-hand side reads the registers before this edge.
+    #[inline(always)]
+    pub fn update(
+        &mut self,
+        i: &AxilIn,
+        wr_en: bool,
+        rd_en: bool,
+        ev: &Events,
+        monitors: impl FnOnce() -> Monitors,
+        p: &Params,
+    ) {
+        let fx = if wr_en || rd_en || self.axil.bvalid || self.axil.rvalid {
+            self.bus_cycle(i, wr_en, rd_en, monitors(), p)
+        } else {
+            WriteEffects::default()
+        };
+        let n = &mut self.cnt;
         n.cnp_cnt16 = if fx.cnp_cnt_clear {
             0
         } else {
             n.cnp_cnt16.wrapping_add(u16::from(ev.cnp_edge))
         };
         if fx.cnt_clear {
-            let cnp16 = n.cnp_cnt16;
             *n = Counters {
-                cnp_cnt16: cnp16,
+                cnp_cnt16: n.cnp_cnt16,
                 ..Counters::default()
             };
-        } else {
-            if latch_hi {
-                n.bytes_hi = (self.cnt.cnt_bytes >> 32) as u32;
-            }
-            n.cnt_cnp = n.cnt_cnp.wrapping_add(u32::from(ev.cnp_edge));
-            n.cnt_dec = n.cnt_dec.wrapping_add(u32::from(ev.dec_fire));
-            match ev.inc {
-                Some(Phase::FastRecovery) => n.cnt_inc_fr = n.cnt_inc_fr.wrapping_add(1),
-                Some(Phase::Additive) => n.cnt_inc_ai = n.cnt_inc_ai.wrapping_add(1),
-                Some(Phase::Hyper) => n.cnt_inc_hai = n.cnt_inc_hai.wrapping_add(1),
-                None => {}
+            return;
+        }
+        if fx.latch_hi {
+            n.bytes_hi = (n.cnt_bytes >> 32) as u32;
+        }
+        n.cnt_cnp = n.cnt_cnp.wrapping_add(u32::from(ev.cnp_edge));
+        n.cnt_dec = n.cnt_dec.wrapping_add(u32::from(ev.dec_fire));
+        if let Some(ph) = ev.inc {
+            match ph {
+                Phase::FastRecovery => n.cnt_inc_fr = n.cnt_inc_fr.wrapping_add(1),
+                Phase::Additive => n.cnt_inc_ai = n.cnt_inc_ai.wrapping_add(1),
+                Phase::Hyper => n.cnt_inc_hai = n.cnt_inc_hai.wrapping_add(1),
             }
             n.cnt_inc_timer = n.cnt_inc_timer.wrapping_add(u32::from(ev.inc_timer));
             n.cnt_inc_byte = n.cnt_inc_byte.wrapping_add(u32::from(ev.inc_byte));
-            n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(ev.stall));
-            n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(ev.bytes_in));
         }
-        r
+        n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(ev.stall));
+        n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(ev.bytes_in));
+    }
+
+    /// A cycle with AXI4-Lite activity (spec 6.1): accept a write and/or a read, retire responses.
+    #[cold]
+    #[inline(never)]
+    fn bus_cycle(
+        &mut self,
+        i: &AxilIn,
+        wr_en: bool,
+        rd_en: bool,
+        m: Monitors,
+        p: &Params,
+    ) -> WriteEffects {
+        // The read sees the registers before this cycle's write (spec 6.1).
+        let read = if rd_en {
+            Some(self.read(i.araddr, &m, p))
+        } else {
+            None
+        };
+        let mut fx = WriteEffects::default();
+        if wr_en {
+            let (resp, e) = Self::write(&mut self.cfg, i.awaddr, i.wdata, i.wstrb);
+            self.axil.bresp = resp;
+            fx = e;
+        }
+        self.axil.bvalid = wr_en || (self.axil.bvalid && !i.bready);
+        if let Some((data, resp)) = read {
+            self.axil.rdata = data;
+            self.axil.rresp = resp;
+            fx.latch_hi = i.araddr & 0xFFC == regmap::CNT_BYTES_LO;
+        }
+        self.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
+        fx
     }
 }
 
