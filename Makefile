@@ -27,7 +27,7 @@ fmt-check:
 	$(CARGO) fmt --all -- --check
 
 clippy:
-	$(CARGO) clippy --release --workspace --all-targets --features dcqcn-cosim/mutants -- -D warnings
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 lint:
 	@for w in $(WIDTHS); do \
@@ -37,10 +37,10 @@ lint:
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
 
 unit:
-	$(CARGO) test --release --workspace --features dcqcn-cosim/mutants
+	$(CARGO) test --release --workspace
 
 bench: deps
-	$(CARGO) bench -p dcqcn-cosim --bench speed
+	$(CARGO) bench --workspace --bench speed
 
 synth: deps
 	@scripts/synth.sh

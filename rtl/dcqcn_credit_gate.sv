@@ -94,6 +94,8 @@ module dcqcn_credit_gate #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic [63:0]             bpc_prod;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic [48:0]             bpc_prod_lo;
+    logic [46:0]             bpc_prod_hi;
     logic [6:0]              bytes;
     logic                    beat_ok;
     logic                    load;
@@ -103,9 +105,13 @@ module dcqcn_credit_gate #(
     logic [48:0]             credit_sum;
 
     always_comb begin
-        // spec 5.1: one cycle of latency from Rc to the credit rate
-        bpc_prod = {32'd0, rc} * {32'd0, K};
-        bpc_d    = bpc_prod[63:32];
+        // spec 5.1: one cycle of latency from Rc to the credit rate. The one Rc * K product is formed
+        // from 17-bit-aligned halves of Rc (the DSP48 B-port width and cascade shift), which keeps
+        // the recombination adder out of the fabric.
+        bpc_prod_lo = {32'd0, rc[16:0]} * {17'd0, K};
+        bpc_prod_hi = ({32'd0, rc[31:17]} * {15'd0, K}) + {15'd0, bpc_prod_lo[48:17]};
+        bpc_prod    = {bpc_prod_hi, bpc_prod_lo[16:0]};
+        bpc_d       = bpc_prod[63:32];
 
         // spec 5.3: the beat's size is popcount(tkeep)
         bytes = 7'd0;

@@ -64,6 +64,8 @@ module dcqcn_rate_dec #(
     /* verilator lint_off UNUSEDSIGNAL */
     logic [41:0] dec_prod;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic [26:0] dec_prod_lo;
+    logic [24:0] dec_prod_hi;
     logic [31:0] delta;
     logic [31:0] rc_sub;
     logic [31:0] rmin_eff;
@@ -88,13 +90,17 @@ module dcqcn_rate_dec #(
 
         dec_pending_d = ~cfg_bypass & dec_trig & ~dec_fire;
 
-        // spec 4.4: delta = floor(Rc * alpha / 2^(dec_gain + 10)), truncating
-        dec_prod = {10'd0, rc} * {32'd0, alpha};
-        delta    = dec_prod[41:10] >> cfg_dec_gain;
+        // spec 4.4: delta = floor(Rc * alpha / 2^(dec_gain + 10)), truncating. The one 32x10 product
+        // is formed from 17-bit-aligned halves of Rc (the DSP48 B-port width and cascade shift), which
+        // keeps the recombination adder out of the fabric.
+        dec_prod_lo = {10'd0, rc[16:0]} * {17'd0, alpha};
+        dec_prod_hi = ({10'd0, rc[31:17]} * {15'd0, alpha}) + {15'd0, dec_prod_lo[26:17]};
+        dec_prod    = {dec_prod_hi, dec_prod_lo[16:0]};
+        delta       = dec_prod[41:10] >> cfg_dec_gain;
         // delta < Rc (alpha < 1024), so no underflow
-        rc_sub   = rc - delta;
+        rc_sub      = rc - delta;
 
-        // spec 4.0: rmin clamped to L so Rc never exceeds L
+        // spec 4.0/4.4: rmin clamped to L, so Rc never exceeds L even with cfg_rmin > L
         rmin_eff = (cfg_rmin < L) ? cfg_rmin : L;
         rc_dec   = (rc_sub > rmin_eff) ? rc_sub : rmin_eff;
 

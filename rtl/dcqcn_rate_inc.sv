@@ -75,8 +75,10 @@ module dcqcn_rate_inc #(
     logic [32:0] byte_sum;
     logic [7:0]  t_new;
     logic [7:0]  b_new;
-    logic [7:0]  smax;
-    logic [7:0]  smin;
+    logic        t_lt;
+    logic        t_gt;
+    logic        b_lt;
+    logic        b_gt;
     logic [31:0] rt_add;
     logic [32:0] rt_sum;
     logic [31:0] rt_clamped;
@@ -128,20 +130,24 @@ module dcqcn_rate_inc #(
         t_stage_d = restart ? 8'd0 : t_new;
         b_stage_d = restart ? 8'd0 : b_new;
 
-        // spec 4.5: phase from the new stage values; the pair depends on which triggers are enabled
+        // spec 4.5: phase from the new stage values. With both triggers enabled,
+        // max(t, b) < F <=> t < F and b < F, and min(t, b) > F <=> t > F and b > F, so smax/smin are
+        // never formed; FAST_RECOVERY and HYPER cannot both hold, so HYPER needs no ~FR term.
+        t_lt = t_new < cfg_stage_threshold;
+        t_gt = t_new > cfg_stage_threshold;
+        b_lt = b_new < cfg_stage_threshold;
+        b_gt = b_new > cfg_stage_threshold;
         if (cfg_timer_en && cfg_byte_en) begin
-            smax = (t_new > b_new) ? t_new : b_new;
-            smin = (t_new < b_new) ? t_new : b_new;
+            phase_fr  = t_lt & b_lt;
+            phase_hai = t_gt & b_gt;
         end else if (cfg_byte_en) begin
-            smax = b_new;
-            smin = b_new;
+            phase_fr  = b_lt;
+            phase_hai = b_gt;
         end else begin
-            smax = t_new;
-            smin = t_new;
+            phase_fr  = t_lt;
+            phase_hai = t_gt;
         end
-        phase_fr  = smax < cfg_stage_threshold;
-        phase_hai = ~phase_fr & (smin > cfg_stage_threshold);
-        phase_ai  = ~phase_fr & ~phase_hai;
+        phase_ai = ~phase_fr & ~phase_hai;
 
         // spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
         rt_add     = phase_hai ? cfg_rhai : cfg_rai;

@@ -347,11 +347,11 @@ module dcqcn_regs #(
 
         // spec 6.1: read response; a same-cycle write is seen from the next read on
         rvalid_d = rd_en | (rvalid & ~s_axil_rready);
-        rdata_d  = rd_en ? rword : rdata;
+        rdata_d  = rdata;
+        rresp_d  = rresp;
         if (rd_en) begin
+            rdata_d = rword;
             rresp_d = rmapped ? RESP_OKAY : RESP_DECERR;
-        end else begin
-            rresp_d = rresp;
         end
 
         /* Counters: wrap; a clear in cycle t wins, the counter is 0 at t+1 (spec 6.2) */

@@ -5,8 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target/synth
 log=target/synth/yosys.log
-yosys -q -l "$log" -p "read_verilog -sv $(ls rtl/*.sv | tr '\n' ' '); \
-  chparam -set DATA_BYTES ${DATA_BYTES:-8} dcqcn_rl; \
+# DATA_BYTES defaults to 8 in the RTL; chparam is only used for other widths (re-elaboration by
+# chparam makes Yosys 0.23 map the same design slightly differently).
+chparam=""
+[ "${DATA_BYTES:-8}" = 8 ] || chparam="chparam -set DATA_BYTES ${DATA_BYTES} dcqcn_rl;"
+yosys -q -l "$log" -p "read_verilog -sv $(ls rtl/*.sv | tr '\n' ' '); $chparam \
   synth_xilinx -family xcu -top dcqcn_rl -flatten; \
   tee -o target/synth/stat.txt stat" >/dev/null
 stat=target/synth/stat.txt

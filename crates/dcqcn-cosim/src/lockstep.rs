@@ -165,12 +165,10 @@ impl Mismatch {
             "field", "block", "model (expected)", "rtl (actual)"
         );
         for f in &self.fields {
+            let model = format!("{} {}", f.model_hex, f.model);
             s += &format!(
-                "  {:w$}  {:11}  {:40}  {}\n",
-                f.field,
-                f.block,
-                format!("{} {}", f.model_hex, f.model),
-                format!("{} {}", f.rtl_hex, f.rtl)
+                "  {:w$}  {:11}  {model:40}  {} {}\n",
+                f.field, f.block, f.rtl_hex, f.rtl
             );
         }
         if !self.history.is_empty() {

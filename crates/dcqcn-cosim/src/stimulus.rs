@@ -364,7 +364,7 @@ impl CnpSource {
                 }
             }
             CnpSpec::Periodic { period, width } => {
-                if period > 0 && now % period == 0 {
+                if period > 0 && now.is_multiple_of(period) {
                     self.pulse_left = width.max(1);
                 }
             }
@@ -529,7 +529,7 @@ impl AxilMaster {
 
         // New work.
         for pw in &self.spec.periodic {
-            if pw.period > 0 && now > 0 && now % pw.period == 0 && !pw.values.is_empty() {
+            if pw.period > 0 && now > 0 && now.is_multiple_of(pw.period) && !pw.values.is_empty() {
                 let v = pw.values[((now / pw.period) as usize) % pw.values.len()];
                 self.writes.push_back((pw.addr, v, 0xF));
             }

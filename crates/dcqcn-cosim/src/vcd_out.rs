@@ -48,6 +48,27 @@ pub struct VcdTrace<W: Write> {
     error: Option<io::Error>,
 }
 
+/// Writes one value change: a scalar for 1-bit signals, a vector otherwise.
+fn change<W: Write>(
+    w: &mut vcd::Writer<W>,
+    id: IdCode,
+    width: u32,
+    v: &FieldValue,
+) -> io::Result<()> {
+    if width == 1 {
+        w.change_scalar(
+            id,
+            if *v == FieldValue::Scalar(0) {
+                Value::V0
+            } else {
+                Value::V1
+            },
+        )
+    } else {
+        w.change_vector(id, bits(v, width))
+    }
+}
+
 fn bits(v: &FieldValue, width: u32) -> Vec<Value> {
     (0..width)
         .rev()
@@ -125,19 +146,7 @@ impl<W: Write> VcdTrace<W> {
             if prev.is_some_and(|p| p.value(k) == v) {
                 continue;
             }
-            let width = f.bits(db);
-            if width == 1 {
-                w.change_scalar(
-                    ids[k],
-                    if v == FieldValue::Scalar(0) {
-                        Value::V0
-                    } else {
-                        Value::V1
-                    },
-                )?;
-            } else {
-                w.change_vector(ids[k], bits(&v, width))?;
-            }
+            change(w, ids[k], f.bits(db), &v)?;
         }
         Ok(())
     }
@@ -157,18 +166,7 @@ impl<W: Write> VcdTrace<W> {
             if self.prev_in.as_ref().is_some_and(|p| get(p) == v) {
                 continue;
             }
-            if *width == 1 {
-                self.w.change_scalar(
-                    *id,
-                    if v == FieldValue::Scalar(0) {
-                        Value::V0
-                    } else {
-                        Value::V1
-                    },
-                )?;
-            } else {
-                self.w.change_vector(*id, bits(&v, *width))?;
-            }
+            change(&mut self.w, *id, *width, &v)?;
         }
         Self::write_scope(
             &mut self.w,

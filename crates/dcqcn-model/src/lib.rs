@@ -78,6 +78,27 @@ pub struct State {
 }
 
 impl State {
+    /// The port outputs of a cycle: the registered ones from this state, plus the combinational
+    /// handshakes (`wr_en` drives awready and wready, `rd_en` arready).
+    #[inline(always)]
+    fn outputs(&self, s_tready: bool, wr_en: bool, rd_en: bool) -> Outputs {
+        Outputs {
+            s_axis_tready: s_tready,
+            m_axis_tvalid: self.gate.m_valid,
+            m_axis_tdata: self.gate.m_data,
+            m_axis_tkeep: self.gate.m_keep,
+            m_axis_tlast: self.gate.m_last,
+            s_axil_awready: wr_en,
+            s_axil_wready: wr_en,
+            s_axil_bvalid: self.regs.axil.bvalid,
+            s_axil_bresp: self.regs.axil.bresp,
+            s_axil_arready: rd_en,
+            s_axil_rvalid: self.regs.axil.rvalid,
+            s_axil_rdata: self.regs.axil.rdata,
+            s_axil_rresp: self.regs.axil.rresp,
+        }
+    }
+
     pub fn reset(p: &Params) -> State {
         State {
             cnp: CnpSync::RESET,
@@ -230,21 +251,7 @@ impl RateLimiter {
         let load = i.s_axis.tvalid && s_tready;
         let bytes_in = if load { keep_bytes(i.s_axis.tkeep) } else { 0 };
         let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
-        let out = Outputs {
-            s_axis_tready: s_tready,
-            m_axis_tvalid: s.gate.m_valid,
-            m_axis_tdata: s.gate.m_data,
-            m_axis_tkeep: s.gate.m_keep,
-            m_axis_tlast: s.gate.m_last,
-            s_axil_awready: false,
-            s_axil_wready: false,
-            s_axil_bvalid: false,
-            s_axil_bresp: s.regs.axil.bresp,
-            s_axil_arready: false,
-            s_axil_rvalid: false,
-            s_axil_rdata: s.regs.axil.rdata,
-            s_axil_rresp: s.regs.axil.rresp,
-        };
+        let out = s.outputs(s_tready, false, false);
         if s.active {
             s.alpha.alpha_timer += 1;
             s.inc.inc_timer = if cfg.timer_en { s.inc.inc_timer + 1 } else { 0 };
@@ -312,21 +319,7 @@ impl RateLimiter {
         let wr_en = s.regs.wr_en(i.rst, &i.axil);
         let rd_en = s.regs.rd_en(i.rst, &i.axil);
 
-        let out = Outputs {
-            s_axis_tready: s_tready,
-            m_axis_tvalid: s.gate.m_valid,
-            m_axis_tdata: s.gate.m_data,
-            m_axis_tkeep: s.gate.m_keep,
-            m_axis_tlast: s.gate.m_last,
-            s_axil_awready: wr_en,
-            s_axil_wready: wr_en,
-            s_axil_bvalid: s.regs.axil.bvalid,
-            s_axil_bresp: s.regs.axil.bresp,
-            s_axil_arready: rd_en,
-            s_axil_rvalid: s.regs.axil.rvalid,
-            s_axil_rdata: s.regs.axil.rdata,
-            s_axil_rresp: s.regs.axil.rresp,
-        };
+        let out = s.outputs(s_tready, wr_en, rd_en);
 
         if i.rst {
             *s = State::reset(&p);

@@ -1,0 +1,165 @@
+//! The `dcqcn` command's contract: exit 0 on a match, 1 on a mismatch (with a report, JSON and
+//! waveform), 2 on bad input with a message naming the culprit, and no panic.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn dcqcn(args: &[&str], dir: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dcqcn"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run dcqcn")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dcqcn-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn short_cosim_passes() {
+    let d = tmp("pass");
+    let o = dcqcn(&["cosim", "--scenario", "cnp-storm", "--cycles", "50k"], &d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("cnp-storm") && out.contains("50000"), "{out}");
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn mutant_gives_exit_1_report_json_and_waveform() {
+    let d = tmp("mutant");
+    let o = dcqcn(
+        &[
+            "cosim",
+            "--scenario",
+            "cnp-storm",
+            "--variant",
+            "mut_pending_set_loses",
+        ],
+        &d,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("MISMATCH at cycle")
+            && e.contains("dec_pending")
+            && e.contains("replay: dcqcn cosim"),
+        "{e}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("dcqcn-mismatch.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["variant"], "mut_pending_set_loses");
+    assert!(json["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["field"] == "dec_pending"));
+    let vcd = std::fs::read_to_string(d.join("dcqcn-mismatch.vcd")).unwrap();
+    assert!(vcd.contains("$scope module model $end") && vcd.contains("$scope module rtl $end"));
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn bad_input_exits_2_with_a_named_culprit() {
+    let d = tmp("bad");
+    let o = dcqcn(&["cosim", "--scenario", "nope"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown scenario `nope` (known: paper-table2"),
+        "{}",
+        stderr(&o)
+    );
+
+    std::fs::write(
+        d.join("bad.toml"),
+        "[registers]\nrai = \"6MB/s\"\nalpha_interval = \"1ms\"\n",
+    )
+    .unwrap();
+    let o = dcqcn(&["sim", "--config", "bad.toml", "--cycles", "10"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.toml:3: `alpha_interval`: 156250 does not fit the 16-bit field"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = dcqcn(&["sim", "--config", "missing.toml"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("missing.toml: cannot read"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = dcqcn(&["cosim", "--cycles", "lots"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`lots` is not a cycle count"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = dcqcn(
+        &[
+            "cosim",
+            "--variant",
+            "w64",
+            "--scenario",
+            "bypass",
+            "--cycles",
+            "10",
+        ],
+        &d,
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("64-byte beats but the scenario uses 8-byte beats"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"));
+    let _ = std::fs::remove_dir_all(d);
+}
+
+#[test]
+fn sim_writes_a_deterministic_csv() {
+    let d = tmp("sim");
+    let run = |out: &str| {
+        let o = dcqcn(
+            &[
+                "sim",
+                "--scenario",
+                "cnp-storm",
+                "--cycles",
+                "20k",
+                "--every",
+                "1000",
+                "--out",
+                out,
+            ],
+            &d,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        std::fs::read(d.join(out)).unwrap()
+    };
+    let a = run("a.csv");
+    assert_eq!(a, run("b.csv"), "same seed, same bytes");
+    let text = String::from_utf8(a).unwrap();
+    assert!(
+        text.starts_with("cycle,time_us,event,rc_bps,rt_bps,alpha,credit_bytes,cnt_cnp,cnt_dec\n")
+    );
+    assert!(
+        text.contains(",decrease,") && text.contains(",sample,"),
+        "{}",
+        &text[..400.min(text.len())]
+    );
+    let _ = std::fs::remove_dir_all(d);
+}
