@@ -139,6 +139,8 @@ pub struct RateLimiter {
     /// Cycles that are certainly free of alpha, timer and byte-counter events (a cache of the
     /// state, not state: recomputed after every full cycle; see [`RateLimiter::quiet`]).
     quiet_budget: u64,
+    /// Use the quiet-cycle fast path (on by default; off only to test it against the full path).
+    fast_path: bool,
 }
 
 impl RateLimiter {
@@ -148,7 +150,15 @@ impl RateLimiter {
             state: State::reset(&params),
             events: CycleEvents::default(),
             quiet_budget: 0,
+            fast_path: true,
         }
+    }
+
+    /// Turns the quiet-cycle fast path off (or back on). Both paths compute the same cycle; this
+    /// exists so that a test can hold one against the other.
+    pub fn set_fast_path(&mut self, on: bool) {
+        self.fast_path = on;
+        self.quiet_budget = 0;
     }
 
     pub fn params(&self) -> &Params {
@@ -180,7 +190,7 @@ impl RateLimiter {
     /// common cycle (no event, no bus access) copies almost nothing.
     #[inline(always)]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
-        if self.quiet(i) {
+        if self.fast_path && self.quiet(i) {
             self.quiet_budget -= 1;
             self.step_quiet(i)
         } else {

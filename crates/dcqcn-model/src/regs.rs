@@ -209,21 +209,6 @@ impl Regs {
         (RESP_OKAY, fx)
     }
 
-    /// Next state (pure form, for tests and readers; [`Regs::update`] is the same in place).
-    pub fn next(
-        &self,
-        i: &AxilIn,
-        wr_en: bool,
-        rd_en: bool,
-        ev: &Events,
-        m: &Monitors,
-        p: &Params,
-    ) -> Regs {
-        let mut r = *self;
-        r.update(i, wr_en, rd_en, ev, || *m, p);
-        r
-    }
-
     /// Advances the register file in place (not called in a reset cycle). `monitors` is only
     /// evaluated when a read is accepted. Every right-hand side reads the registers before this edge.
     #[inline(always)]
