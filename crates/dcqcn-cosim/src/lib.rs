@@ -10,6 +10,7 @@
 
 pub mod config_file;
 pub mod ffi;
+pub mod fuzz;
 pub mod lockstep;
 pub mod rng;
 pub mod rtl;

@@ -1,0 +1,38 @@
+//! Bounded fuzzing in CI: random configurations over the whole register space and random traffic,
+//! model vs RTL. A failure shrinks to a minimal case and is persisted by proptest next to this file.
+//! `FUZZ_CASES` and `FUZZ_CYCLES` (per case) scale it up; the defaults fit CI.
+
+use dcqcn_cosim::fuzz;
+use proptest::prelude::*;
+
+fn env_or(name: &str, default: u64) -> u64 {
+    match std::env::var(name) {
+        Ok(v) => v
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}={v}: expected a whole number")),
+        Err(_) => default,
+    }
+}
+
+#[test]
+fn model_and_rtl_agree_on_random_cases() {
+    let cycles = env_or("FUZZ_CYCLES", 20_000);
+    let cases = env_or("FUZZ_CASES", 96) as u32;
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::SourceParallel("proptest-regressions"),
+        )),
+        ..ProptestConfig::default()
+    });
+    let result = runner.run(&fuzz::case(), |case| {
+        let o = fuzz::run_case(&case, cycles).unwrap();
+        if let Some(m) = o.mismatch {
+            prop_assert!(false, "{}\ncase: {:?}", m.report(), case);
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
