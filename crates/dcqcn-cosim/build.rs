@@ -82,8 +82,10 @@ fn main() {
                 "-O3",
                 "--x-assign",
                 "fast",
+                // Initial register values come from the context's randReset setting at
+                // construction (zeros unless a run asks for random ones); no runtime cost.
                 "--x-initial",
-                "fast",
+                "unique",
             ])
             .args([
                 "-Wno-fatal",

@@ -63,6 +63,10 @@ struct RunArgs {
     /// Register configuration file (TOML, human units), replacing the scenario's configuration.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Start every RTL register at a random value drawn from this seed (0: all zero), so that a
+    /// register the reset misses shows up as a mismatch.
+    #[arg(long, default_value_t = 0)]
+    init_seed: u64,
 }
 
 #[derive(Subcommand)]
@@ -141,6 +145,9 @@ fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Fai
     if variant != rtl::width_variant(sc.data_bytes) {
         replay += &format!(" --variant {variant}");
     }
+    if args.init_seed != 0 {
+        replay += &format!(" --init-seed {}", args.init_seed);
+    }
     Ok(RunSpec {
         scenario: sc.name.to_string(),
         params,
@@ -149,6 +156,7 @@ fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Fai
         cycles: args.cycles.unwrap_or(sc.default_cycles),
         variant: variant.to_string(),
         replay,
+        rtl_init_seed: args.init_seed,
     })
 }
 

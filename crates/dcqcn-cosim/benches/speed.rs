@@ -39,6 +39,7 @@ fn main() {
         cycles: CHUNK,
         variant: rtl::width_variant(sc.data_bytes),
         replay: String::new(),
+        rtl_init_seed: 0,
     };
     let mut inputs: Vec<Inputs> = Vec::with_capacity(CHUNK as usize);
     let rec = lockstep::run_model(&spec, |_, i, _, _| inputs.push(*i));

@@ -42,7 +42,13 @@ inline void get_data(Words& dst, const VlWide<N>& src) {
 template <typename V>
 class DutImpl final : public Dut {
 public:
-    DutImpl() : top_(new V(&ctx_, "TOP")) {
+    explicit DutImpl(uint64_t init_seed) {
+        if (init_seed != 0) {
+            // Random initial values (the model is built with --x-initial unique).
+            ctx_.randReset(2);
+            ctx_.randSeed(static_cast<int>(init_seed % 2147483647u) + 1);
+        }
+        top_.reset(new V(&ctx_, "TOP"));
         top_->clk = 0;
         top_->eval();
     }
@@ -158,11 +164,11 @@ struct Entry {
     const char* name;
     uint32_t data_bytes;
     const char* description;
-    std::unique_ptr<Dut> (*make)();
+    std::unique_ptr<Dut> (*make)(uint64_t);
 };
 
 #define DCQCN_VARIANT(CLASS, NAME, BYTES, DESC) \
-    static std::unique_ptr<Dut> make_##CLASS() { return std::unique_ptr<Dut>(new DutImpl<CLASS>()); } \
+    static std::unique_ptr<Dut> make_##CLASS(uint64_t seed) { return std::unique_ptr<Dut>(new DutImpl<CLASS>(seed)); } \
     static const Entry entry_##CLASS{NAME, BYTES, DESC, &make_##CLASS};
 #include "dcqcn_variants.inc"
 #undef DCQCN_VARIANT
@@ -175,10 +181,10 @@ const Entry* const kVariants[] = {
 
 }  // namespace
 
-std::unique_ptr<Dut> new_dut(rust::Str variant) {
+std::unique_ptr<Dut> new_dut(rust::Str variant, uint64_t init_seed) {
     std::string want(variant);
     for (const Entry* e : kVariants) {
-        if (want == e->name) return e->make();
+        if (want == e->name) return e->make(init_seed);
     }
     throw std::runtime_error("unknown RTL variant '" + want + "'");
 }

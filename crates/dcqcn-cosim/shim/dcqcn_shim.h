@@ -20,7 +20,7 @@ public:
     virtual uint64_t run_bare(rust::Slice<const PortsIn> inputs, uint32_t repeat) = 0;
 };
 
-std::unique_ptr<Dut> new_dut(rust::Str variant);
+std::unique_ptr<Dut> new_dut(rust::Str variant, uint64_t init_seed);
 rust::Vec<VariantInfo> variants();
 
 }  // namespace dcqcn

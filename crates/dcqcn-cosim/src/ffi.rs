@@ -101,7 +101,9 @@ pub mod bridge {
         type Dut;
 
         /// Instantiates a compiled variant by name (see `variants()`); errors on an unknown name.
-        fn new_dut(variant: &str) -> Result<UniquePtr<Dut>>;
+        /// `init_seed` 0 starts every register at 0; any other value gives each register a random
+        /// initial value from that seed (so a register missing from the reset shows up).
+        fn new_dut(variant: &str, init_seed: u64) -> Result<UniquePtr<Dut>>;
         /// Every variant compiled into this binary.
         fn variants() -> Vec<VariantInfo>;
         /// One clock cycle: apply `inp`, evaluate, sample outputs, clock edge, sample registers.

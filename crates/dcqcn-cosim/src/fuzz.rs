@@ -233,6 +233,8 @@ pub struct Case {
     pub data_bytes: u32,
     pub stimulus: StimulusSpec,
     pub seed: u64,
+    /// Random initial RTL register values from this seed (0: zeros), so a missing reset shows up.
+    pub rtl_init_seed: u64,
 }
 
 pub fn case() -> impl Strategy<Value = Case> {
@@ -240,11 +242,13 @@ pub fn case() -> impl Strategy<Value = Case> {
         prop_oneof![4 => Just(8u32), 1 => Just(32u32), 1 => Just(64u32)],
         stimulus(),
         any::<u64>(),
+        prop_oneof![1 => Just(0u64), 3 => 1u64..u64::MAX],
     )
-        .prop_map(|(data_bytes, stimulus, seed)| Case {
+        .prop_map(|(data_bytes, stimulus, seed, rtl_init_seed)| Case {
             data_bytes,
             stimulus,
             seed,
+            rtl_init_seed,
         })
 }
 
@@ -257,7 +261,11 @@ pub fn run_case(case: &Case, cycles: u64) -> Result<Outcome, CosimError> {
         seed: case.seed,
         cycles,
         variant: rtl::width_variant(case.data_bytes),
-        replay: format!("(fuzz case, seed {})", case.seed),
+        replay: format!(
+            "(fuzz case, seed {}, RTL init seed {})",
+            case.seed, case.rtl_init_seed
+        ),
+        rtl_init_seed: case.rtl_init_seed,
     };
     lockstep::run(&spec, None)
 }

@@ -37,7 +37,14 @@ pub struct Rtl {
 }
 
 impl Rtl {
+    /// A variant with every register starting at 0.
     pub fn new(variant: &str) -> Result<Rtl, CosimError> {
+        Self::with_init(variant, 0)
+    }
+
+    /// A variant whose registers start at random values drawn from `init_seed` (0: all zero). The
+    /// reset must bring every register to its spec value; the lockstep checks it.
+    pub fn with_init(variant: &str, init_seed: u64) -> Result<Rtl, CosimError> {
         let info = variants()
             .into_iter()
             .find(|v| v.name == variant)
@@ -45,8 +52,8 @@ impl Rtl {
                 name: variant.to_string(),
                 known: variants().into_iter().map(|v| v.name).collect(),
             })?;
-        let dut =
-            bridge::new_dut(variant).map_err(|e| CosimError::Verilator(e.what().to_string()))?;
+        let dut = bridge::new_dut(variant, init_seed)
+            .map_err(|e| CosimError::Verilator(e.what().to_string()))?;
         Ok(Rtl {
             dut,
             variant: info,

@@ -23,6 +23,7 @@ fn spec(scenario_name: &str, variant: &str, cycles: u64) -> RunSpec {
         cycles,
         variant: variant.into(),
         replay: format!("dcqcn cosim --scenario {scenario_name} --seed 5 --variant {variant}"),
+        rtl_init_seed: 0,
     }
 }
 
@@ -144,6 +145,28 @@ fn early_cnp_edge_is_caught_one_cycle_before_the_model_sees_the_cnp() {
 }
 
 #[test]
+fn missing_reset_is_caught_with_random_initial_values() {
+    // All registers starting at 0 hide it: the counter's power-up value equals its reset value.
+    let zero = spec("paper-table2", "mut_cnt_stall_no_reset", 50_000);
+    assert!(
+        lockstep::run(&zero, None).unwrap().mismatch.is_none(),
+        "zero init cannot see a missing reset"
+    );
+    // Random initial values expose it at the first clock edge, in that register only.
+    let random = RunSpec {
+        rtl_init_seed: 7,
+        ..zero
+    };
+    let m = lockstep::run(&random, None)
+        .unwrap()
+        .mismatch
+        .expect("missing reset caught");
+    assert_eq!(m.cycle, 0, "{}", m.report());
+    let fields: Vec<&str> = m.fields.iter().map(|f| f.field).collect();
+    assert_eq!(fields, ["cnt_stall"]);
+}
+
+#[test]
 fn every_mutant_has_a_test() {
     let compiled: Vec<String> = dcqcn_cosim::rtl::variants()
         .into_iter()
@@ -156,6 +179,7 @@ fn every_mutant_has_a_test() {
         "mut_pending_set_loses",
         "mut_gate_strict",
         "mut_cnp_edge_early",
+        "mut_cnt_stall_no_reset",
     ];
     let mut c = compiled.clone();
     c.sort();

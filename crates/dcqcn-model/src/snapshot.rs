@@ -249,6 +249,11 @@ impl Snapshot {
         }
     }
 
+    /// Whether every register after the edge matches (the port outputs, block "out", aside).
+    pub fn same_registers(&self, other: &Snapshot) -> bool {
+        (0..FIELDS.len()).all(|i| FIELDS[i].block == "out" || self.value(i) == other.value(i))
+    }
+
     /// Indices into [`FIELDS`] of the fields that differ, in declaration order.
     pub fn diff(&self, other: &Snapshot) -> Vec<usize> {
         (0..FIELDS.len())
