@@ -221,6 +221,7 @@ fn cosim(
     }
     header();
     let mut total = RunStats::default();
+    let mut coverage = dcqcn_cosim::coverage::Coverage::new();
     for sc in &list {
         let v = variant
             .clone()
@@ -246,6 +247,7 @@ fn cosim(
         );
         total.cycles += s.cycles;
         total.seconds += s.seconds;
+        coverage.merge(&outcome.coverage);
         if let Some(mut m) = outcome.mismatch {
             lockstep::explain(&spec, &mut m, 8);
             eprintln!("\n{}", m.report());
@@ -253,6 +255,7 @@ fn cosim(
             return Err(Failure::Mismatch);
         }
     }
+    print!("{}", coverage.table());
     if list.len() > 1 {
         println!(
             "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s",

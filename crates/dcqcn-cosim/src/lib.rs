@@ -9,6 +9,7 @@
 //! It is not a network simulator and holds no second model of the block.
 
 pub mod config_file;
+pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
 pub mod lockstep;

@@ -4,6 +4,7 @@
 //! The hot loop keeps no history. On a mismatch the run is repeated from its seed up to the failing
 //! cycle (runs are deterministic) to collect the last cycles and, if asked, a waveform window.
 
+use crate::coverage::Coverage;
 use crate::rtl::Rtl;
 use crate::stimulus::{Bench, StimulusSpec};
 use crate::CosimError;
@@ -197,6 +198,7 @@ impl Mismatch {
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub stats: RunStats,
+    pub coverage: Coverage,
     pub mismatch: Option<Mismatch>,
 }
 
@@ -221,6 +223,7 @@ pub fn run(
     let mut model = RateLimiter::new(spec.params);
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();
+    let mut coverage = Coverage::new();
     let mut out = Outputs::default();
     let start = Instant::now();
     let mut mismatch = None;
@@ -230,6 +233,7 @@ pub fn run(
         let ms = model.snapshot(&out);
         let rs = rtl.step(&i);
         stats.count(&i, &out, &model);
+        coverage.sample(&i, &out, &model);
         if let Some((t, w)) = trace.as_mut() {
             if w.contains(&cycle) {
                 t.cycle(cycle, &i, &ms, Some(&rs));
@@ -252,7 +256,11 @@ pub fn run(
     stats.resets = b.resets;
     stats.axil_writes = b.axil_writes;
     stats.axil_reads = b.axil_reads;
-    Ok(Outcome { stats, mismatch })
+    Ok(Outcome {
+        stats,
+        coverage,
+        mismatch,
+    })
 }
 
 /// Model only (no RTL): the same stimulus, with a callback per cycle.

@@ -92,18 +92,21 @@ pub fn builtin() -> Vec<Scenario> {
         },
         Scenario {
             name: "backpressure",
-            description: "32 B beats, bursty downstream stalls (mean 20 ready / 200 stalled), switch CNPs at 2 Gb/s",
+            description: "32 B beats, bursty downstream stalls (mean 20 ready / 200 stalled) that fill a 512 B credit cap, switch CNPs at 2 Gb/s",
             data_bytes: 32,
             stimulus: StimulusSpec {
                 sink: SinkSpec::Bursty { mean_ready: 20, mean_stall: 200 },
                 cnp: switch(2.0),
-                ..base(NamedConfig::PaperTable2.config(&p32))
+                ..base(Config {
+                    credit_cap: 512,
+                    ..NamedConfig::PaperTable2.config(&p32)
+                })
             },
             default_cycles: 6_000_000,
         },
         Scenario {
             name: "random-frames",
-            description: "64 B beats, frames 1-4096 B with random sparse last tkeep, bubbles and gaps, random tready",
+            description: "64 B beats, frames 1-4096 B with random sparse last tkeep, bubbles and gaps, random tready; g = 5/8 so alpha decays to 0",
             data_bytes: 64,
             stimulus: StimulusSpec {
                 traffic: Some(TrafficSpec {
@@ -114,7 +117,11 @@ pub fn builtin() -> Vec<Scenario> {
                 }),
                 sink: SinkSpec::Random { ready_prob: 0.85 },
                 cnp: switch(3.0),
-                ..base(Config { credit_cap: 16_384, ..compressed(&p64) })
+                ..base(Config {
+                    credit_cap: 16_384,
+                    alpha_g: 384,
+                    ..compressed(&p64)
+                })
             },
             default_cycles: 6_000_000,
         },
@@ -176,18 +183,34 @@ pub fn builtin() -> Vec<Scenario> {
         },
         Scenario {
             name: "byte-counter",
-            description: "timer and byte-counter triggers both on (DCQCN stage rule), 64 KB byte threshold, switch at 6 Gb/s",
+            description: "timer and byte-counter triggers both on (DCQCN stage rule): 512-cycle timer, 4 KB byte threshold, switch at 6 Gb/s",
             data_bytes: 8,
             stimulus: StimulusSpec {
                 cnp: switch(6.0),
                 ..base(Config {
                     byte_en: true,
-                    byte_threshold: 65_536,
-                    inc_interval: 20_000,
+                    byte_threshold: 4_096,
+                    inc_interval: 512,
                     ..NamedConfig::PaperTable2.config(&p8)
                 })
             },
             default_cycles: 6_000_000,
+        },
+        Scenario {
+            name: "trigger-collisions",
+            description: "both increase triggers on short, near-equal periods (32 cycles, 256 B): they fire together and collide with decreases",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                cnp: CnpSpec::Random { prob: 0.001, max_width: 2 },
+                sink: SinkSpec::Random { ready_prob: 0.95 },
+                ..base(Config {
+                    byte_en: true,
+                    byte_threshold: 256,
+                    inc_interval: 32,
+                    ..compressed(&p8)
+                })
+            },
+            default_cycles: 2_000_000,
         },
     ]
 }
