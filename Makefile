@@ -4,7 +4,13 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth clean help
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz clean help
+
+# make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
+FUZZ_CASES   ?= 2000
+FUZZ_SEED    ?= 1
+FUZZ_CYCLES  ?= 50000
+FUZZ_SECONDS ?=
 
 all: test
 
@@ -13,6 +19,7 @@ help:
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
+	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -44,6 +51,10 @@ bench: deps
 
 synth: deps
 	@scripts/synth.sh
+
+fuzz: deps
+	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
+	  $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS),--cases $(FUZZ_CASES))
 
 clean:
 	$(CARGO) clean

@@ -99,6 +99,34 @@ enum Cmd {
         #[arg(long, value_parser = parse_count, default_value = "10000")]
         every: u64,
     },
+    /// Fuzz: random configurations and traffic model-vs-RTL on every core; a failure is shrunk to
+    /// a minimal case, saved, and reported like a cosim mismatch.
+    Fuzz {
+        /// Number of cases (default 1000 unless --seconds is given).
+        #[arg(long, value_parser = parse_count)]
+        cases: Option<u64>,
+        /// Stop starting new cases after this many seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Campaign seed: case n is drawn from (seed, n) alone.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Cycles per case.
+        #[arg(long, value_parser = parse_count, default_value = "50000")]
+        cycles: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Run every case on this RTL variant (e.g. a mutant).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Replay a saved case instead of fuzzing.
+        #[arg(long)]
+        replay: Option<PathBuf>,
+        /// Where a failing case is saved; its report and waveform go beside it.
+        #[arg(long, default_value = "dcqcn-fuzz-case.json")]
+        save: PathBuf,
+    },
     /// List the RTL variants compiled into this binary.
     Variants,
     /// List the built-in scenarios.
@@ -363,6 +391,115 @@ fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure>
     Ok(())
 }
 
+/// Arguments of `dcqcn fuzz`.
+struct FuzzArgs<'a> {
+    cases: Option<u64>,
+    seconds: Option<f64>,
+    seed: u64,
+    cycles: u64,
+    jobs: Option<usize>,
+    variant: &'a Option<String>,
+    replay: &'a Option<PathBuf>,
+    save: &'a Path,
+}
+
+fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
+    use dcqcn_cosim::fuzz::{self, CampaignCfg, SavedCase, SAVED_CASE_FORMAT};
+    if let Some(path) = a.replay {
+        let saved = fuzz::load_case(path)?;
+        let replay = format!("dcqcn fuzz --replay {}", path.display());
+        let spec = saved
+            .case
+            .run_spec(saved.cycles, saved.variant.as_deref(), replay)?;
+        let o = lockstep::run(&spec, None)?;
+        return match o.mismatch {
+            None => {
+                println!(
+                    "{}: {} cycles, 0 mismatches",
+                    path.display(),
+                    o.stats.cycles
+                );
+                Ok(())
+            }
+            Some(mut m) => {
+                lockstep::explain(&spec, &mut m, 8);
+                eprintln!("{}", m.report());
+                write_mismatch(&spec, &m, &path.with_extension("mismatch.json"));
+                Err(Failure::Mismatch)
+            }
+        };
+    }
+    if let Some(v) = a.variant {
+        if !rtl::variants().iter().any(|x| &x.name == v) {
+            return Err(Failure::Input(format!(
+                "unknown RTL variant `{v}` (see `dcqcn variants`)"
+            )));
+        }
+    }
+    let cfg = CampaignCfg {
+        cases: a.cases.or(if a.seconds.is_some() {
+            None
+        } else {
+            Some(1_000)
+        }),
+        seconds: a.seconds,
+        seed: a.seed,
+        cycles: a.cycles,
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        variant: a.variant.clone(),
+    };
+    let progress = |cases: u64, cycles: u64, secs: f64| {
+        eprint!(
+            "\rfuzz: {cases} cases, {:.1} M cycles, {:.2} M cycles/s, {secs:.0} s   ",
+            cycles as f64 / 1e6,
+            cycles as f64 / secs.max(1e-9) / 1e6
+        );
+    };
+    let r = fuzz::campaign(&cfg, &progress)?;
+    eprintln!();
+    println!(
+        "fuzz: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
+        r.cases,
+        cfg.cycles,
+        cfg.jobs,
+        cfg.seed,
+        r.cycles,
+        r.seconds,
+        r.cycles as f64 / r.seconds / 1e6,
+        r.cycles as f64 / r.seconds / 1e6 / cfg.jobs as f64,
+        if r.failure.is_some() { "FAILED" } else { "0 mismatches" }
+    );
+    print!("{}", r.coverage.table());
+    let Some(f) = r.failure else { return Ok(()) };
+    let saved = SavedCase {
+        format: SAVED_CASE_FORMAT.into(),
+        cycles: f.mismatch.cycle + 1,
+        variant: a.variant.clone(),
+        case: f.case.clone(),
+    };
+    let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
+    std::fs::write(a.save, json)
+        .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", a.save.display())))?;
+    let replay = format!("dcqcn fuzz --replay {}", a.save.display());
+    let spec = f
+        .case
+        .run_spec(saved.cycles, a.variant.as_deref(), replay)?;
+    let mut m = f.mismatch;
+    m.replay = spec.replay.clone();
+    lockstep::explain(&spec, &mut m, 8);
+    eprintln!(
+        "\ncase {} failed; shrunk in {} steps to:\n{}",
+        f.index,
+        f.shrink_steps,
+        m.report()
+    );
+    eprintln!("minimal case: {}", a.save.display());
+    write_mismatch(&spec, &m, &a.save.with_extension("mismatch.json"));
+    Err(Failure::Mismatch)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match &cli.cmd {
@@ -374,6 +511,25 @@ fn main() -> ExitCode {
             report,
         } => cosim(run, vcd, *vcd_window, variant, report),
         Cmd::Sim { run, out, every } => sim(run, out, *every),
+        Cmd::Fuzz {
+            cases,
+            seconds,
+            seed,
+            cycles,
+            jobs,
+            variant,
+            replay,
+            save,
+        } => fuzz(&FuzzArgs {
+            cases: *cases,
+            seconds: *seconds,
+            seed: *seed,
+            cycles: *cycles,
+            jobs: *jobs,
+            variant,
+            replay,
+            save,
+        }),
         Cmd::Variants => {
             for v in rtl::variants() {
                 println!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);

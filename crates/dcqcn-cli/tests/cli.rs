@@ -163,3 +163,70 @@ fn sim_writes_a_deterministic_csv() {
     );
     let _ = std::fs::remove_dir_all(d);
 }
+
+#[test]
+fn fuzz_campaign_passes_and_a_failure_is_shrunk_saved_and_replayed() {
+    let d = tmp("fuzz");
+    let o = dcqcn(&["fuzz", "--cases", "16", "--cycles", "5000"], &d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("16 cases x 5000 cycles"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+
+    let o = dcqcn(
+        &[
+            "fuzz",
+            "--cases",
+            "8",
+            "--cycles",
+            "5000",
+            "--variant",
+            "mut_gate_strict",
+        ],
+        &d,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains("shrunk in")
+            && e.contains("s_axis_tready")
+            && e.contains("replay: dcqcn fuzz --replay"),
+        "{e}"
+    );
+    assert!(
+        d.join("dcqcn-fuzz-case.mismatch.json").exists()
+            && d.join("dcqcn-fuzz-case.mismatch.vcd").exists()
+    );
+    let o = dcqcn(&["fuzz", "--replay", "dcqcn-fuzz-case.json"], &d);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the saved case fails again: {}",
+        stderr(&o)
+    );
+
+    std::fs::write(
+        d.join("cut.json"),
+        "{\"format\": \"dcqcn-fuzz-case 1\",\n\"cycles\": 10,\n",
+    )
+    .unwrap();
+    let o = dcqcn(&["fuzz", "--replay", "cut.json"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cut.json:3:"), "{}", stderr(&o));
+    let text = std::fs::read_to_string(d.join("dcqcn-fuzz-case.json")).unwrap();
+    std::fs::write(
+        d.join("v9.json"),
+        text.replace("dcqcn-fuzz-case 1", "dcqcn-fuzz-case 9"),
+    )
+    .unwrap();
+    let o = dcqcn(&["fuzz", "--replay", "v9.json"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("format `dcqcn-fuzz-case 9` is not `dcqcn-fuzz-case 1`"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(d);
+}

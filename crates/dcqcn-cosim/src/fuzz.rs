@@ -5,6 +5,7 @@
 //! Full-range values are weighted toward the small end where a field is a period or a threshold,
 //! so that a short case still reaches the events (a random 32-bit interval would never expire).
 
+use crate::coverage::Coverage;
 use crate::lockstep::{self, Outcome, RunSpec};
 use crate::rtl;
 use crate::stimulus::{
@@ -13,6 +14,11 @@ use crate::stimulus::{
 use crate::CosimError;
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// A 32-bit period or threshold: mostly small, sometimes anything.
 fn period32() -> impl Strategy<Value = u32> {
@@ -228,7 +234,7 @@ pub fn stimulus() -> impl Strategy<Value = StimulusSpec> {
 }
 
 /// One fuzz case: a beat width, a stimulus and a seed.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     pub data_bytes: u32,
     pub stimulus: StimulusSpec,
@@ -252,20 +258,242 @@ pub fn case() -> impl Strategy<Value = Case> {
         })
 }
 
+impl Case {
+    /// The lockstep run of this case on `variant` (default: the case's beat width).
+    pub fn run_spec(
+        &self,
+        cycles: u64,
+        variant: Option<&str>,
+        replay: String,
+    ) -> Result<RunSpec, CosimError> {
+        let params = Params::with_data_bytes(self.data_bytes)
+            .map_err(|e| CosimError::Case(e.to_string()))?;
+        Ok(RunSpec {
+            scenario: "fuzz".into(),
+            params,
+            stimulus: self.stimulus.clone(),
+            seed: self.seed,
+            cycles,
+            variant: variant.map_or_else(|| rtl::width_variant(self.data_bytes), str::to_string),
+            replay,
+            rtl_init_seed: self.rtl_init_seed,
+        })
+    }
+}
+
 /// Runs a case model-vs-RTL for `cycles`.
 pub fn run_case(case: &Case, cycles: u64) -> Result<Outcome, CosimError> {
-    let spec = RunSpec {
-        scenario: "fuzz".into(),
-        params: Params::with_data_bytes(case.data_bytes).expect("strategy widths are legal"),
-        stimulus: case.stimulus.clone(),
-        seed: case.seed,
-        cycles,
-        variant: rtl::width_variant(case.data_bytes),
-        replay: format!(
-            "(fuzz case, seed {}, RTL init seed {})",
-            case.seed, case.rtl_init_seed
-        ),
-        rtl_init_seed: case.rtl_init_seed,
+    let replay = format!(
+        "(fuzz case, seed {}, RTL init seed {})",
+        case.seed, case.rtl_init_seed
+    );
+    lockstep::run(&case.run_spec(cycles, None, replay)?, None)
+}
+
+/// A fuzz campaign: `cases` cases (or as many as fit in `seconds`) of `cycles` each on `jobs`
+/// threads. Case number n is drawn from (`seed`, n) alone, so a campaign is the same whatever the
+/// thread count or timing.
+#[derive(Clone, Debug)]
+pub struct CampaignCfg {
+    pub cases: Option<u64>,
+    pub seconds: Option<f64>,
+    pub seed: u64,
+    pub cycles: u64,
+    pub jobs: usize,
+    /// Run every case on this RTL variant (and its beat width) instead of the case's own width.
+    pub variant: Option<String>,
+}
+
+/// A failing case after shrinking.
+#[derive(Clone, Debug)]
+pub struct Failure {
+    pub index: u64,
+    pub case: Case,
+    pub mismatch: lockstep::Mismatch,
+    pub shrink_steps: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct CampaignResult {
+    pub cases: u64,
+    pub cycles: u64,
+    pub seconds: f64,
+    pub coverage: Coverage,
+    pub failure: Option<Failure>,
+}
+
+/// A saved fuzz case (`dcqcn fuzz --replay FILE`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedCase {
+    pub format: String,
+    pub cycles: u64,
+    pub variant: Option<String>,
+    pub case: Case,
+}
+
+pub const SAVED_CASE_FORMAT: &str = "dcqcn-fuzz-case 1";
+
+/// The value tree of case number `index` of a campaign with `seed`.
+fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, CosimError> {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&index.to_le_bytes());
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &bytes);
+    let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), rng);
+    case()
+        .new_tree(&mut runner)
+        .map_err(|e| CosimError::Case(e.to_string()))
+}
+
+impl CampaignCfg {
+    /// The case as run: on a fixed variant, with that variant's beat width.
+    fn adapt(&self, mut c: Case) -> Case {
+        if let Some(v) = &self.variant {
+            if let Some(info) = rtl::variants().into_iter().find(|x| &x.name == v) {
+                c.data_bytes = info.data_bytes;
+            }
+        }
+        c
+    }
+
+    fn out_of_budget(&self, index: u64, start: Instant) -> bool {
+        self.cases.is_some_and(|max| index >= max)
+            || self
+                .seconds
+                .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
+    }
+
+    fn run(&self, c: &Case) -> Result<Outcome, CosimError> {
+        lockstep::run(
+            &c.run_spec(self.cycles, self.variant.as_deref(), String::new())?,
+            None,
+        )
+    }
+}
+
+/// Shared counters of a running campaign.
+struct Shared {
+    stop: AtomicBool,
+    cases: AtomicU64,
+    cycles: AtomicU64,
+    workers_done: AtomicUsize,
+    coverage: Mutex<Coverage>,
+    failure: Mutex<Option<Failure>>,
+    error: Mutex<Option<CosimError>>,
+}
+
+/// One worker: cases `job`, `job + jobs`, ... until the budget ends or a case fails.
+fn worker(
+    cfg: &CampaignCfg,
+    sh: &Shared,
+    job: u64,
+    jobs: u64,
+    start: Instant,
+) -> Result<(), CosimError> {
+    let mut index = job;
+    while !sh.stop.load(Relaxed) && !cfg.out_of_budget(index, start) {
+        let mut tree = case_tree(cfg.seed, index)?;
+        let o = cfg.run(&cfg.adapt(tree.current()))?;
+        sh.cycles.fetch_add(o.stats.cycles, Relaxed);
+        sh.cases.fetch_add(1, Relaxed);
+        sh.coverage
+            .lock()
+            .expect("coverage lock")
+            .merge(&o.coverage);
+        if let Some(m) = o.mismatch {
+            sh.stop.store(true, Relaxed);
+            // Shrink: simplify while the case still fails, back off when it passes.
+            let (mut best, mut best_m, mut steps) = (cfg.adapt(tree.current()), m, 0u64);
+            let mut more = tree.simplify();
+            while more && steps < 1_000 {
+                steps += 1;
+                let c = cfg.adapt(tree.current());
+                match cfg.run(&c)?.mismatch {
+                    Some(m) => {
+                        (best, best_m) = (c, m);
+                        more = tree.simplify();
+                    }
+                    None => more = tree.complicate(),
+                }
+            }
+            let mut f = sh.failure.lock().expect("failure lock");
+            if f.as_ref().is_none_or(|old| index < old.index) {
+                *f = Some(Failure {
+                    index,
+                    case: best,
+                    mismatch: best_m,
+                    shrink_steps: steps,
+                });
+            }
+        }
+        index += jobs;
+    }
+    Ok(())
+}
+
+/// Runs a campaign; `progress(cases, cycles, seconds)` is called about five times a second.
+pub fn campaign(
+    cfg: &CampaignCfg,
+    progress: &(dyn Fn(u64, u64, f64) + Sync),
+) -> Result<CampaignResult, CosimError> {
+    let start = Instant::now();
+    let jobs = cfg.jobs.max(1);
+    let sh = Shared {
+        stop: AtomicBool::new(false),
+        cases: AtomicU64::new(0),
+        cycles: AtomicU64::new(0),
+        workers_done: AtomicUsize::new(0),
+        coverage: Mutex::new(Coverage::new()),
+        failure: Mutex::new(None),
+        error: Mutex::new(None),
     };
-    lockstep::run(&spec, None)
+    std::thread::scope(|scope| {
+        for job in 0..jobs as u64 {
+            let sh = &sh;
+            scope.spawn(move || {
+                if let Err(e) = worker(cfg, sh, job, jobs as u64, start) {
+                    sh.stop.store(true, Relaxed);
+                    sh.error.lock().expect("error lock").get_or_insert(e);
+                }
+                sh.workers_done.fetch_add(1, Relaxed);
+            });
+        }
+        while sh.workers_done.load(Relaxed) < jobs {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            progress(
+                sh.cases.load(Relaxed),
+                sh.cycles.load(Relaxed),
+                start.elapsed().as_secs_f64(),
+            );
+        }
+    });
+    if let Some(e) = sh.error.into_inner().expect("error lock") {
+        return Err(e);
+    }
+    Ok(CampaignResult {
+        cases: sh.cases.into_inner(),
+        cycles: sh.cycles.into_inner(),
+        seconds: start.elapsed().as_secs_f64(),
+        coverage: sh.coverage.into_inner().expect("coverage lock"),
+        failure: sh.failure.into_inner().expect("failure lock"),
+    })
+}
+
+/// Reads a saved case; errors name the file and the line.
+pub fn load_case(path: &std::path::Path) -> Result<SavedCase, CosimError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| CosimError::Io {
+        path: file.clone(),
+        source,
+    })?;
+    let saved: SavedCase = serde_json::from_str(&text)
+        .map_err(|e| CosimError::Case(format!("{file}:{}: {e}", e.line())))?;
+    if saved.format != SAVED_CASE_FORMAT {
+        return Err(CosimError::Case(format!(
+            "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",
+            saved.format
+        )));
+    }
+    Ok(saved)
 }

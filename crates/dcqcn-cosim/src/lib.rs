@@ -37,6 +37,8 @@ pub enum CosimError {
     UnknownScenario { name: String, known: Vec<String> },
     #[error(transparent)]
     Config(#[from] config_file::ConfigFileError),
+    #[error("fuzz case: {0}")]
+    Case(String),
     #[error("{path}: {source}")]
     Io {
         path: String,
