@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz clean help
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help
 
 # make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
 FUZZ_CASES   ?= 2000
@@ -20,6 +20,7 @@ help:
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES)"
+	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -52,8 +53,14 @@ bench: deps
 synth: deps
 	@scripts/synth.sh
 
+# make mutants: MUTANTS generated mutants, each fuzzed for up to MUTANT_SECONDS (report in
+# target/mutants/report.txt).
+mutants: deps
+	python3 scripts/mutants.py
+
 fuzz: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
+	  --save crates/dcqcn-cosim/tests/fuzz-regressions/seed$(FUZZ_SEED).json \
 	  $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS),--cases $(FUZZ_CASES))
 
 clean:

@@ -40,6 +40,7 @@ fn main() {
         root.join("verilator/mutants").display()
     );
     println!("cargo:rerun-if-env-changed=DCQCN_WIDTHS");
+    println!("cargo:rerun-if-env-changed=DCQCN_MUTANTS_DIR");
 
     let verilator = which_verilator();
     let vroot = verilator_root(&verilator);
@@ -63,7 +64,11 @@ fn main() {
         })
         .collect();
     if env::var_os("CARGO_FEATURE_MUTANTS").is_some() {
-        variants.extend(mutant_variants(&root.join("verilator/mutants"), &rtl, &out));
+        // `make mutants` points DCQCN_MUTANTS_DIR at its generated mutants (own target directory).
+        let dir = env::var_os("DCQCN_MUTANTS_DIR")
+            .map_or_else(|| root.join("verilator/mutants"), PathBuf::from);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        variants.extend(mutant_variants(&dir, &rtl, &out));
     }
 
     let mut build = cxx_build::bridge("src/ffi.rs");

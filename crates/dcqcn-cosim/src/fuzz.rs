@@ -157,6 +157,9 @@ pub fn cnp() -> impl Strategy<Value = CnpSpec> {
         (0.0001f64..0.1, 1u32..40)
             .prop_map(|(prob, max_width)| CnpSpec::Random { prob, max_width }),
         (2u64..5_000, 1u32..10).prop_map(|(period, width)| CnpSpec::Periodic { period, width }),
+        // A level held high for thousands of cycles (one CNP per rising edge).
+        (5_000u64..40_000, 1_000u32..5_000)
+            .prop_map(|(period, width)| CnpSpec::Periodic { period, width }),
         (100u32..5_000, 10u64..40_000, 0u64..10_000, 1u32..6).prop_map(|(w, t, c, p)| {
             CnpSpec::Switch {
                 window_cycles: w,
