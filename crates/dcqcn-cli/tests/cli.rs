@@ -101,7 +101,11 @@ fn bad_input_exits_2_with_a_named_culprit() {
 
     let o = dcqcn(&["fuzz", "--seed", "abc"], &d);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("invalid value 'abc' for '--seed <SEED>'"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("invalid value 'abc' for '--seed <SEED>'"),
+        "{}",
+        stderr(&o)
+    );
 
     let o = dcqcn(&["cosim", "--cycles", "lots"], &d);
     assert_eq!(o.status.code(), Some(2));
