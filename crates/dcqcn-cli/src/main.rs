@@ -127,6 +127,9 @@ enum Cmd {
         #[arg(long, default_value = "dcqcn-fuzz-case.json")]
         save: PathBuf,
     },
+    /// Reproduce one of the paper's network experiments (fig4, fig5, fig9, fig11-fig14, all) with
+    /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table.
+    Net(dcqcn_net::cli::NetArgs),
     /// List the RTL variants compiled into this binary.
     Variants,
     /// List the built-in scenarios.
@@ -530,6 +533,9 @@ fn main() -> ExitCode {
             replay,
             save,
         }),
+        Cmd::Net(args) => dcqcn_net::cli::run(args)
+            .map(|_| ())
+            .map_err(|e| Failure::Input(e.to_string())),
         Cmd::Variants => {
             for v in rtl::variants() {
                 println!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);

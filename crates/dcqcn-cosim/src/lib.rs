@@ -8,12 +8,12 @@
 //!
 //! It is not a network simulator and holds no second model of the block.
 
-pub mod config_file;
+pub use dcqcn_model::config_file;
 pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
 pub mod lockstep;
-pub mod rng;
+pub use dcqcn_model::rng;
 pub mod rtl;
 pub mod scenario;
 pub mod stimulus;

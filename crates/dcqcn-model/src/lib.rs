@@ -8,6 +8,7 @@
 pub mod alpha;
 pub mod cnp_sync;
 pub mod config;
+pub mod config_file;
 pub mod credit_gate;
 pub mod fixed;
 pub mod params;
@@ -15,6 +16,8 @@ pub mod rate_dec;
 pub mod rate_inc;
 pub mod regmap;
 pub mod regs;
+pub mod rng;
+mod skip;
 pub mod snapshot;
 pub mod units;
 

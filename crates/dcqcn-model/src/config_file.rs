@@ -9,9 +9,13 @@
 //! clamp_tgt = true
 //! credit_cap = "1MiB"            # sizes: B, KB, MB, KiB, MiB ... or raw bytes
 //! ```
+//!
+//! Other TOML formats embed the same `base` and `[registers]` (the network simulation's flows):
+//! they deserialise [`Registers`] and call [`apply`] with the same text so that errors still name
+//! the line.
 
-use dcqcn_model::config::FIELD_WIDTHS;
-use dcqcn_model::{units, Config, NamedConfig, Params};
+use crate::config::FIELD_WIDTHS;
+use crate::{units, Config, NamedConfig, Params};
 use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
@@ -42,7 +46,7 @@ pub enum ConfigFileError {
 struct File {
     base: Option<Spanned<String>>,
     #[serde(default)]
-    registers: BTreeMap<Spanned<String>, Spanned<toml::Value>>,
+    registers: Registers,
 }
 
 /// How a field's value is written by a human.
@@ -66,9 +70,13 @@ fn kind(field: &str) -> Option<Kind> {
     })
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
+/// The line (1-based) of a byte offset in `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
 }
+
+/// A register map as it appears in a TOML table, with spans into the file's text.
+pub type Registers = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 
 /// Parses `text` (named `file` in messages) on top of the configuration it names as `base`.
 pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFileError> {
@@ -79,6 +87,26 @@ pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFi
             None => e.message().to_string(),
         },
     })?;
+    apply(
+        text,
+        file,
+        parsed.base.as_ref(),
+        &parsed.registers,
+        Config::reset(params),
+        params,
+    )
+}
+
+/// The configuration named by `base` (`default` without one) with `registers` applied. `text`
+/// is the file the spans point into, `file` its name in messages.
+pub fn apply(
+    text: &str,
+    file: &str,
+    base: Option<&Spanned<String>>,
+    registers: &Registers,
+    default: Config,
+    params: &Params,
+) -> Result<Config, ConfigFileError> {
     let field_err =
         |span: std::ops::Range<usize>, field: &str, message: String| ConfigFileError::Field {
             file: file.to_string(),
@@ -86,8 +114,8 @@ pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFi
             field: field.to_string(),
             message,
         };
-    let mut cfg = match &parsed.base {
-        None => Config::reset(params),
+    let mut cfg = match base {
+        None => default,
         Some(b) => NamedConfig::from_name(b.get_ref())
             .ok_or_else(|| {
                 let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
@@ -103,7 +131,7 @@ pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFi
             })?
             .config(params),
     };
-    for (key, value) in &parsed.registers {
+    for (key, value) in registers {
         let name = key.get_ref().as_str();
         let span = value.span();
         let k = kind(name).ok_or_else(|| {

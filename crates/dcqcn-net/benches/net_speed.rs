@@ -1,0 +1,30 @@
+//! Simulated seconds per wall second of the network simulation, one core, in one run: `fig12`
+//! (3 senders, one switch) and `fig5` (8 senders, two tiers), each for NET_BENCH_SECONDS of
+//! simulated time (default 0.05 s) from the experiment's defaults. Also reports the share of
+//! limiter cycles that the closed-form skip advanced, which is what sets the speed.
+
+use dcqcn_net::experiment::default_config;
+use dcqcn_net::sim::Network;
+use std::time::Instant;
+
+fn main() {
+    let seconds: f64 = std::env::var("NET_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.05);
+    println!("experiment  senders  simulated_s  wall_s  sim_s_per_wall_s  limiter_cycles  skipped");
+    for name in ["fig12", "fig5", "fig4"] {
+        let mut cfg = default_config(name).expect("built-in experiment");
+        cfg.duration_ps = (seconds * 1e12) as u64;
+        let n = cfg.flows.len();
+        let t0 = Instant::now();
+        let r = Network::new(cfg).run(|_| {});
+        let wall = t0.elapsed().as_secs_f64();
+        let total = r.stepped_cycles + r.skipped_cycles;
+        println!(
+            "{name:<10}  {n:>7}  {seconds:>11.3}  {wall:>6.2}  {:>16.3}  {total:>14}  {:>6.1} %",
+            seconds / wall,
+            100.0 * r.skipped_cycles as f64 / total.max(1) as f64
+        );
+    }
+}

@@ -1,0 +1,200 @@
+//! The paper's emulated switch (Sec. VI-A, Fig. 9): one sender, no network. The RDMA payload
+//! bytes leaving the rate limiter are summed over a sliding window; above a threshold, and a
+//! cooldown after the last trigger, a CNP pulse is raised on the limiter's pin. The trigger rule is
+//! that of the lockstep's `paper-table2` scenario (`dcqcn-cosim`'s `CnpSpec::Switch`); what differs
+//! is what is counted: the lockstep counts every stream byte, the paper's monitor payload bytes
+//! ("records every payload byte"), which keeps a limiter at exactly Rc = 5 Gb/s below a 5 Gb/s
+//! threshold.
+
+use dcqcn_model::fixed::keep_bytes;
+use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
+
+/// The emulated switch's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EmulatedSwitch {
+    pub window_cycles: u32,
+    /// Bytes in the window above which a CNP is sent.
+    pub threshold_bytes: u64,
+    pub cooldown_cycles: u64,
+    pub pulse_cycles: u32,
+}
+
+impl EmulatedSwitch {
+    /// 5000-cycle window (32 us), `gbps` threshold, 50 us cooldown, 4-cycle pulses.
+    pub fn paper(gbps: f64) -> EmulatedSwitch {
+        let window_cycles = 5_000;
+        EmulatedSwitch {
+            window_cycles,
+            threshold_bytes: (gbps * 1e9 / 8.0 * f64::from(window_cycles) / 156.25e6).round()
+                as u64,
+            cooldown_cycles: 7_813,
+            pulse_cycles: 4,
+        }
+    }
+}
+
+/// The window and trigger state.
+struct Monitor {
+    spec: EmulatedSwitch,
+    window: Vec<u8>,
+    pos: usize,
+    sum: u64,
+    last_trigger: Option<u64>,
+    pulse_left: u32,
+}
+
+impl Monitor {
+    fn new(spec: EmulatedSwitch) -> Monitor {
+        Monitor {
+            window: vec![0; spec.window_cycles.max(1) as usize],
+            spec,
+            pos: 0,
+            sum: 0,
+            last_trigger: None,
+            pulse_left: 0,
+        }
+    }
+
+    /// The pin in cycle `now`, given the bytes that left in the previous cycle.
+    fn next(&mut self, now: u64, egress_bytes: u32) -> bool {
+        let old = std::mem::replace(&mut self.window[self.pos], egress_bytes as u8);
+        self.sum = self.sum + u64::from(egress_bytes) - u64::from(old);
+        self.pos = (self.pos + 1) % self.window.len();
+        let cooled = self
+            .last_trigger
+            .is_none_or(|t| now - t >= self.spec.cooldown_cycles);
+        if self.pulse_left == 0 && self.sum > self.spec.threshold_bytes && cooled {
+            self.last_trigger = Some(now);
+            self.pulse_left = self.spec.pulse_cycles.max(1);
+        }
+        if self.pulse_left > 0 {
+            self.pulse_left -= 1;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// A CNP as the limiter saw it: the cycle of the edge and the registers it found.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CnpSeen {
+    pub cycle: u64,
+    /// Alpha when the decrease fired (Q0.10): the value the cut used.
+    pub alpha: u16,
+    pub rc_before: u32,
+    pub rc_after: u32,
+}
+
+/// One point of the time series.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    pub cycle: u64,
+    /// Window throughput, Gb/s.
+    pub window_gbps: f64,
+    pub rc: u32,
+    pub rt: u32,
+    pub alpha: u16,
+}
+
+pub struct Fig9Run {
+    pub points: Vec<Point>,
+    pub cnps: Vec<CnpSeen>,
+    pub threshold_gbps: f64,
+    pub cycles: u64,
+}
+
+/// Runs `cycles` cycles of a saturating source of `frame_bytes` frames through a limiter with
+/// `registers`, the downstream always ready, CNPs from `switch`; a point every `every` cycles.
+/// The switch counts RDMA payload bytes: those of each frame after its first `header_bytes` and
+/// before its last `trailer_bytes` (the BTH and the ICRC that the engine adds to the stream).
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    registers: Config,
+    frame_bytes: u32,
+    header_bytes: u32,
+    trailer_bytes: u32,
+    switch: EmulatedSwitch,
+    cycles: u64,
+    every: u64,
+    mut progress: impl FnMut(f64),
+) -> Fig9Run {
+    let p = Params::DEFAULT;
+    let db = p.data_bytes();
+    let mut rl = RateLimiter::new(p);
+    rl.set_config(registers);
+    let beats = frame_bytes.div_ceil(db);
+    let rem = frame_bytes % db;
+    let threshold_gbps = switch.threshold_bytes as f64 * 8.0 / f64::from(switch.window_cycles)
+        * 156.25e6
+        / 1e9;
+    let window_cycles = switch.window_cycles;
+    let mut mon = Monitor::new(switch);
+    let mut beat = 0u32;
+    let mut egress = 0u32;
+    // Offset in its frame of the next beat handed downstream.
+    let mut out_offset = 0u32;
+    let payload_end = frame_bytes.saturating_sub(trailer_bytes);
+    let mut points = Vec::new();
+    let mut cnps = Vec::new();
+    for c in 0..cycles {
+        let last = beat + 1 == beats;
+        let keep = if last && rem != 0 {
+            (1u64 << rem) - 1
+        } else {
+            (1u64 << db) - 1
+        };
+        let i = Inputs {
+            rst: false,
+            cnp: mon.next(c, egress),
+            s_axis: AxisIn {
+                tdata: [0; DATA_WORDS],
+                tkeep: keep,
+                tvalid: true,
+                tlast: last,
+            },
+            m_axis_tready: true,
+            axil: AxilIn::default(),
+        };
+        let before = *rl.state();
+        let o = rl.step(&i);
+        if rl.events().dec_fire {
+            cnps.push(CnpSeen {
+                cycle: c,
+                alpha: before.alpha.alpha,
+                rc_before: before.rc,
+                rc_after: rl.state().rc,
+            });
+        }
+        if o.s_axis_tready {
+            beat = if last { 0 } else { beat + 1 };
+        }
+        egress = 0;
+        if o.m_axis_tvalid {
+            let n = keep_bytes(o.m_axis_tkeep);
+            let (a, b) = (out_offset, out_offset + n);
+            egress = b.min(payload_end).saturating_sub(a.max(header_bytes));
+            out_offset = if o.m_axis_tlast { 0 } else { b };
+        }
+        if c % every == 0 {
+            let st = rl.state();
+            points.push(Point {
+                cycle: c,
+                window_gbps: mon.sum as f64 * 8.0 / f64::from(window_cycles) * 156.25e6 / 1e9,
+                rc: st.rc,
+                rt: st.rt,
+                alpha: st.alpha.alpha,
+            });
+        }
+        if c % (1 << 20) == 0 {
+            progress(c as f64 / cycles as f64);
+        }
+    }
+    progress(1.0);
+    Fig9Run {
+        points,
+        cnps,
+        threshold_gbps,
+        cycles,
+    }
+}

@@ -1,0 +1,68 @@
+//! Network simulation of DCQCN whose senders are the bit-exact rate-limiter model.
+//!
+//! Each sender is a [`dcqcn_model::RateLimiter`] — the same code the lockstep proves equal to the
+//! RTL, stepped one 156.25 MHz clock at a time (or skipped in closed form where
+//! [`dcqcn_model::RateLimiter::skip`] proves the stretch uneventful) — fed by a RoCEv2 RDMA WRITE
+//! source and drained by a MAC with a frame FIFO. Around the senders, an event-driven network:
+//! links with serialisation, propagation and per-frame overhead; switches with a shared buffer,
+//! per-ingress queues served round-robin onto the uplink, RED/ECN marking at dequeue and PFC per
+//! ingress port; a receiver that sends CNPs at most once per flow per interval.
+//!
+//! - [`config`]: the parameters (TOML, defaults from the network anchors) and their errors;
+//! - [`sender`], [`switch`], [`sim`]: the components and the event loop;
+//! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
+//! - [`experiment`]: the paper's figures as runnable experiments with measured-vs-paper tables;
+//! - [`plot`]: SVG and PNG figures without system fonts; [`cli`]: `dcqcn net`.
+//!
+//! It is not a second DCQCN implementation: every rate decision comes from the model.
+
+pub mod cli;
+pub mod config;
+pub mod emulated;
+pub mod experiment;
+pub mod plot;
+pub mod sender;
+pub mod sim;
+pub mod switch;
+
+use thiserror::Error;
+
+/// Why a run could not be set up or its results not written.
+#[derive(Debug, Error)]
+pub enum NetError {
+    #[error("{file}: cannot read: {source}")]
+    Read {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{file}: {message}")]
+    Syntax { file: String, message: String },
+    /// A field with a bad value; `line` 0 means the value came from the experiment's defaults.
+    #[error("{file}:{line}: `{field}`: {message}")]
+    Field {
+        file: String,
+        line: usize,
+        field: String,
+        message: String,
+    },
+    #[error(transparent)]
+    Registers(#[from] dcqcn_model::config_file::ConfigFileError),
+    #[error("unknown experiment `{name}` (known: {known})")]
+    UnknownExperiment { name: String, known: String },
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot encode PNG: {message}")]
+    Png { path: String, message: String },
+}
+
+impl NetError {
+    /// The `dcqcn` exit code: 2 for anything the user asked that cannot be done.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}

@@ -1,0 +1,259 @@
+//! A sender: the RoCEv2 engine's RDMA WRITE source, the rate limiter (the bit-exact model) and the
+//! MAC, clocked at the model's 156.25 MHz.
+//!
+//! The source offers back-to-back frames on the AXI4-Stream while its flow is scheduled; the
+//! limiter passes them at most at Rc; the MAC takes whole frames into its FIFO (`m_axis_tready`
+//! falls when a beat would not fit) and puts each on the wire once it is complete, the wire is free
+//! and the link is not paused by PFC. A CNP that reaches the sender raises the limiter's `cnp` pin
+//! for a few cycles, as the receive path of the FPGA does.
+
+use crate::config::{cycle_ps, FrameCfg, LinkCfg, SenderCfg};
+use dcqcn_model::fixed::keep_bytes;
+use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
+use std::collections::VecDeque;
+
+/// A frame handed to the wire: when its last bit reaches the far end of the link.
+pub type Departure = u64;
+
+/// One sender with its flow.
+#[derive(Clone, Debug)]
+pub struct Sender {
+    rl: RateLimiter,
+    data_bytes: u32,
+    cycle_ps: u64,
+    /// The next cycle to run.
+    cycle: u64,
+    // Source.
+    beats_per_frame: u32,
+    last_keep: u64,
+    beat: u32,
+    start_cycle: u64,
+    stop_cycle: u64,
+    // MAC.
+    fifo_cap: u32,
+    /// Bytes in the FIFO: complete frames waiting or on the wire, and the frame being received.
+    fifo_bytes: u32,
+    stream_frame_bytes: u32,
+    /// Complete frames waiting for the wire: the time each became complete.
+    waiting: VecDeque<u64>,
+    /// The frame on the wire: when its last byte (and gap) has left.
+    on_wire_until: Option<u64>,
+    wire_ps: u64,
+    link_delay_ps: u64,
+    paused_until_ps: u64,
+    // CNP pin.
+    cnp_arrivals: VecDeque<u64>,
+    pin_until: u64,
+    pulse_cycles: u64,
+    /// Counters (cumulative).
+    pub frames_sent: u64,
+    pub cnps_received: u64,
+    pub pauses_received: u64,
+    /// Cycles advanced by `skip` rather than `step` (for the speed report).
+    pub skipped_cycles: u64,
+    pub stepped_cycles: u64,
+}
+
+impl Sender {
+    pub fn new(
+        params: Params,
+        registers: Config,
+        frame: &FrameCfg,
+        link: &LinkCfg,
+        cfg: &SenderCfg,
+        start_ps: u64,
+        stop_ps: Option<u64>,
+    ) -> Sender {
+        let mut rl = RateLimiter::new(params);
+        rl.set_config(registers);
+        let cycle_ps = cycle_ps(&params);
+        let db = params.data_bytes();
+        let stream = frame.stream_bytes();
+        let rem = stream % db;
+        Sender {
+            rl,
+            data_bytes: db,
+            cycle_ps,
+            cycle: 0,
+            beats_per_frame: stream.div_ceil(db),
+            last_keep: if rem == 0 {
+                keep_low(db)
+            } else {
+                keep_low(rem)
+            },
+            beat: 0,
+            start_cycle: start_ps.div_ceil(cycle_ps),
+            stop_cycle: stop_ps.map_or(u64::MAX, |t| t.div_ceil(cycle_ps)),
+            fifo_cap: cfg.mac_fifo_bytes,
+            fifo_bytes: 0,
+            stream_frame_bytes: stream,
+            waiting: VecDeque::new(),
+            on_wire_until: None,
+            wire_ps: link.ser_ps(u64::from(frame.wire_bytes())),
+            link_delay_ps: link.delay_ps,
+            paused_until_ps: 0,
+            cnp_arrivals: VecDeque::new(),
+            pin_until: 0,
+            pulse_cycles: u64::from(cfg.cnp_pulse_cycles),
+            frames_sent: 0,
+            cnps_received: 0,
+            pauses_received: 0,
+            skipped_cycles: 0,
+            stepped_cycles: 0,
+        }
+    }
+
+    pub fn limiter(&self) -> &RateLimiter {
+        &self.rl
+    }
+
+    /// Time up to which the sender has run.
+    pub fn now_ps(&self) -> u64 {
+        self.cycle * self.cycle_ps
+    }
+
+    /// A CNP reaches the sender at `t_ps` (not before the time it has run to).
+    pub fn cnp(&mut self, t_ps: u64) {
+        self.cnps_received += 1;
+        self.cnp_arrivals.push_back(t_ps.div_ceil(self.cycle_ps));
+    }
+
+    /// A PFC frame reaches the sender at `t_ps`: pause for `pause_ps` (0: resume).
+    pub fn pause(&mut self, t_ps: u64, pause_ps: u64) {
+        self.pauses_received += u64::from(pause_ps > 0);
+        self.paused_until_ps = t_ps + pause_ps;
+    }
+
+    /// The source is offering frames in `cycle` (a frame in progress always completes).
+    fn source_on(&self, cycle: u64) -> bool {
+        self.beat > 0 || (cycle >= self.start_cycle && cycle < self.stop_cycle)
+    }
+
+    /// The `cnp` pin in `cycle`, consuming arrivals up to it.
+    fn pin(&mut self, cycle: u64) -> bool {
+        while let Some(&a) = self.cnp_arrivals.front() {
+            if a > cycle {
+                break;
+            }
+            self.cnp_arrivals.pop_front();
+            self.pin_until = self.pin_until.max(a + self.pulse_cycles);
+        }
+        cycle < self.pin_until
+    }
+
+    /// The next cycle after `cycle` at which the pin may change.
+    fn pin_change(&self, cycle: u64) -> u64 {
+        if cycle < self.pin_until {
+            self.pin_until
+        } else {
+            self.cnp_arrivals.front().copied().unwrap_or(u64::MAX)
+        }
+    }
+
+    /// MAC work at the start of `cycle`: retire the frame on the wire, start the next one.
+    fn mac(&mut self, cycle: u64, out: &mut Vec<Departure>) {
+        let t = cycle * self.cycle_ps;
+        if let Some(end) = self.on_wire_until {
+            if end > t {
+                return;
+            }
+            self.on_wire_until = None;
+            self.fifo_bytes -= self.stream_frame_bytes;
+            self.mac_start(end, t, out);
+        } else {
+            self.mac_start(0, t, out);
+        }
+    }
+
+    fn mac_start(&mut self, wire_free: u64, t: u64, out: &mut Vec<Departure>) {
+        if self.paused_until_ps > t {
+            return;
+        }
+        if let Some(ready) = self.waiting.pop_front() {
+            let start = wire_free.max(ready).max(self.paused_until_ps);
+            self.on_wire_until = Some(start + self.wire_ps);
+            self.frames_sent += 1;
+            out.push(start + self.wire_ps + self.link_delay_ps);
+        }
+    }
+
+    /// The next cycle after `cycle` at which the MAC may act by itself.
+    fn mac_change(&self, cycle: u64) -> u64 {
+        if let Some(end) = self.on_wire_until {
+            return end.div_ceil(self.cycle_ps).max(cycle + 1);
+        }
+        if !self.waiting.is_empty() && self.paused_until_ps > cycle * self.cycle_ps {
+            return self.paused_until_ps.div_ceil(self.cycle_ps).max(cycle + 1);
+        }
+        u64::MAX
+    }
+
+    fn inputs(&mut self, cycle: u64) -> Inputs {
+        let on = self.source_on(cycle);
+        let last = self.beat + 1 == self.beats_per_frame;
+        Inputs {
+            rst: false,
+            cnp: self.pin(cycle),
+            s_axis: AxisIn {
+                tdata: [0; DATA_WORDS],
+                tkeep: if last {
+                    self.last_keep
+                } else {
+                    keep_low(self.data_bytes)
+                },
+                tvalid: on,
+                tlast: last,
+            },
+            m_axis_tready: self.fifo_bytes + self.data_bytes <= self.fifo_cap,
+            axil: AxilIn::default(),
+        }
+    }
+
+    /// Runs every cycle that starts before `t_ps`; frames put on the wire are appended to `out`
+    /// as arrival times at the far end of the link.
+    pub fn advance_to(&mut self, t_ps: u64, out: &mut Vec<Departure>) {
+        let end = t_ps.div_ceil(self.cycle_ps);
+        while self.cycle < end {
+            let c = self.cycle;
+            self.mac(c, out);
+            let i = self.inputs(c);
+            let mut horizon = end
+                .min(self.mac_change(c))
+                .min(self.pin_change(c));
+            if c < self.start_cycle {
+                horizon = horizon.min(self.start_cycle);
+            }
+            if c < self.stop_cycle {
+                horizon = horizon.min(self.stop_cycle);
+            }
+            if horizon > c + 1 {
+                let k = self.rl.skip(&i, horizon - c);
+                if k > 0 {
+                    self.skipped_cycles += k;
+                    self.cycle += k;
+                    continue;
+                }
+            }
+            let o = self.rl.step(&i);
+            self.stepped_cycles += 1;
+            if i.s_axis.tvalid && o.s_axis_tready {
+                self.beat = if i.s_axis.tlast { 0 } else { self.beat + 1 };
+            }
+            if o.m_axis_tvalid && i.m_axis_tready {
+                self.fifo_bytes += keep_bytes(o.m_axis_tkeep);
+                if o.m_axis_tlast {
+                    self.waiting.push_back((c + 1) * self.cycle_ps);
+                }
+            }
+            self.cycle += 1;
+        }
+    }
+}
+
+fn keep_low(bytes: u32) -> u64 {
+    if bytes >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bytes) - 1
+    }
+}

@@ -1,0 +1,481 @@
+//! The network and its event loop.
+//!
+//! Topology: senders behind leaf switches; one leaf is a single switch in front of the receiver,
+//! several leaves meet at a root switch. Every link runs at the same rate; data flows toward the
+//! receiver, PFC frames and CNPs flow back.
+//!
+//! Time is in picoseconds. Switches, the receiver and the links are event-driven (a heap ordered by
+//! time, then insertion); senders are clocked. The loop is conservative: a sender's frame reaches a
+//! switch at least one link delay after it left, so all senders may run ahead to the next event or
+//! one link delay, whichever is sooner, before the events of that instant are handled. Everything
+//! is sequential and seeded, so a run is the same byte for byte.
+
+use crate::config::{NetConfig, PS_PER_S};
+use crate::sender::Sender;
+use crate::switch::{Action, Packet, Switch, SwitchStats};
+use dcqcn_model::Params;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Bytes of a PFC frame or CNP on the wire (minimum frame 64 plus preamble and gap).
+const CONTROL_WIRE_BYTES: u64 = 84;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    /// A frame has fully arrived at `sw`'s ingress `port`.
+    Arrive { sw: usize, port: usize, pkt: Packet },
+    /// `sw`'s uplink has finished a frame.
+    UplinkFree { sw: usize },
+    /// A PFC frame reaches `sw`'s uplink from downstream.
+    PauseUplink { sw: usize, xoff: bool },
+    /// A PFC frame reaches sender `s`.
+    PauseSender { s: usize, xoff: bool },
+    Refresh { sw: usize, port: usize, generation: u64 },
+    /// The pause of `sw`'s uplink may have expired.
+    Wake { sw: usize },
+    /// A frame has fully arrived at the receiver.
+    Deliver { pkt: Packet },
+    /// A CNP reaches sender `s`.
+    Cnp { s: usize },
+    Sample,
+}
+
+/// Where an ingress port's frames come from.
+#[derive(Clone, Copy, Debug)]
+enum Upstream {
+    Sender(usize),
+    Switch(usize),
+}
+
+/// One row of the time series: the interval that ends at `t_ps`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub t_ps: u64,
+    pub flows: Vec<FlowSample>,
+    pub switches: Vec<SwitchSample>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlowSample {
+    /// Payload received in the interval, Gb/s.
+    pub gbps: f64,
+    pub rc: u32,
+    pub rt: u32,
+    /// Q0.10.
+    pub alpha: u16,
+    /// CNPs sent to this flow in the interval.
+    pub cnps: u64,
+    /// CE-marked frames of this flow received in the interval.
+    pub marked: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SwitchSample {
+    pub queue_bytes: u64,
+    /// XOFF frames sent in the interval.
+    pub xoff: u64,
+    /// Frames marked in the interval.
+    pub marks: u64,
+    /// Drops so far.
+    pub drops: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct FlowCounters {
+    payload_bytes: u64,
+    frames: u64,
+    marked: u64,
+    cnps: u64,
+    last_cnp_ps: Option<u64>,
+}
+
+/// Everything measured in a run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    pub samples: Vec<Sample>,
+    /// Per flow: payload bytes received, frames, CE-marked frames, CNPs sent.
+    pub flow_payload_bytes: Vec<u64>,
+    pub flow_frames: Vec<u64>,
+    pub flow_cnps: Vec<u64>,
+    pub switches: Vec<SwitchStats>,
+    /// Time spent in XOFF, per switch, summed over its ports.
+    pub xoff_ps: Vec<u64>,
+    pub stepped_cycles: u64,
+    pub skipped_cycles: u64,
+    pub duration_ps: u64,
+}
+
+impl RunResult {
+    pub fn drops(&self) -> u64 {
+        self.switches.iter().map(|s| s.drops).sum()
+    }
+}
+
+/// A network ready to run.
+pub struct Network {
+    cfg: NetConfig,
+    senders: Vec<Sender>,
+    /// Per sender: its leaf and port.
+    attach: Vec<(usize, usize)>,
+    switches: Vec<Switch>,
+    /// Per switch, per port: upstream.
+    upstream: Vec<Vec<Upstream>>,
+    /// Per switch: the root's port its uplink feeds, or None for the receiver.
+    downstream: Vec<Option<(usize, usize)>>,
+    flows: Vec<FlowCounters>,
+    heap: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+    seq: u64,
+    ser_frame_ps: u64,
+    wire_frame_ps: u64,
+    pause_ps: u64,
+    control_hop_ps: u64,
+    cnp_delay_ps: u64,
+    samples: Vec<Sample>,
+    last: Vec<FlowCounters>,
+    last_sw: Vec<SwitchStats>,
+}
+
+impl Network {
+    /// Builds the network of `cfg` (validated by the caller: [`NetConfig::validate`]).
+    pub fn new(cfg: NetConfig) -> Network {
+        let params = Params::DEFAULT;
+        let link = &cfg.link;
+        let nleaf = cfg.leaves.len();
+        let has_root = nleaf > 1;
+        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bps;
+        let mut switches = Vec::new();
+        let mut upstream = Vec::new();
+        let mut downstream = Vec::new();
+        let mut attach = Vec::new();
+        let mut s = 0usize;
+        for (l, &n) in cfg.leaves.iter().enumerate() {
+            switches.push(Switch::new(
+                cfg.switch.clone(),
+                n as usize,
+                cfg.frame.frame_bytes(),
+                pause_ps,
+                cfg.seed,
+                l as u64,
+            ));
+            upstream.push((0..n as usize).map(|k| Upstream::Sender(s + k)).collect());
+            downstream.push(has_root.then_some((nleaf, l)));
+            for k in 0..n as usize {
+                attach.push((l, k));
+            }
+            s += n as usize;
+        }
+        if has_root {
+            switches.push(Switch::new(
+                cfg.switch.clone(),
+                nleaf,
+                cfg.frame.frame_bytes(),
+                pause_ps,
+                cfg.seed,
+                nleaf as u64,
+            ));
+            upstream.push((0..nleaf).map(Upstream::Switch).collect());
+            downstream.push(None);
+        }
+        let senders: Vec<Sender> = cfg
+            .flows
+            .iter()
+            .map(|f| {
+                Sender::new(
+                    params,
+                    f.registers,
+                    &cfg.frame,
+                    link,
+                    &cfg.sender,
+                    f.start_ps,
+                    f.stop_ps,
+                )
+            })
+            .collect();
+        let control_hop_ps = link.ser_ps(CONTROL_WIRE_BYTES) + link.delay_ps;
+        let hops = if has_root { 3 } else { 2 };
+        let n = senders.len();
+        let nsw = switches.len();
+        let mut net = Network {
+            ser_frame_ps: link.ser_ps(u64::from(cfg.frame.wire_bytes())),
+            wire_frame_ps: link.ser_ps(u64::from(cfg.frame.wire_bytes())),
+            pause_ps,
+            control_hop_ps,
+            cnp_delay_ps: cfg.receiver.cnp_latency_ps + hops * control_hop_ps,
+            cfg,
+            senders,
+            attach,
+            switches,
+            upstream,
+            downstream,
+            flows: vec![FlowCounters::default(); n],
+            heap: BinaryHeap::new(),
+            seq: 0,
+            samples: Vec::new(),
+            last: vec![FlowCounters::default(); n],
+            last_sw: vec![SwitchStats::default(); nsw],
+        };
+        let first = net.cfg.sample_ps;
+        net.push(first, Ev::Sample);
+        net
+    }
+
+    fn push(&mut self, t: u64, ev: Ev) {
+        self.seq += 1;
+        self.heap.push(Reverse((t, self.seq, ev)));
+    }
+
+    /// Runs to the configured duration; `progress` is called now and then with the fraction done.
+    pub fn run(mut self, mut progress: impl FnMut(f64)) -> RunResult {
+        let end = self.cfg.duration_ps;
+        let lookahead = self.cfg.link.delay_ps;
+        let mut now = 0u64;
+        let mut departures = Vec::new();
+        let mut actions = Vec::new();
+        let mut iter = 0u64;
+        loop {
+            let head = self.heap.peek().map_or(u64::MAX, |Reverse((t, _, _))| *t);
+            let t1 = head.min(now + lookahead).min(end);
+            if t1 > now {
+                for s in 0..self.senders.len() {
+                    departures.clear();
+                    self.senders[s].advance_to(t1, &mut departures);
+                    let (sw, port) = self.attach[s];
+                    for k in 0..departures.len() {
+                        let pkt = Packet {
+                            flow: s as u16,
+                            ce: false,
+                        };
+                        self.push(departures[k], Ev::Arrive { sw, port, pkt });
+                    }
+                }
+                now = t1;
+            }
+            while let Some(Reverse((t, _, ev))) = self.heap.peek().copied() {
+                if t > now {
+                    break;
+                }
+                self.heap.pop();
+                self.handle(t, ev, &mut actions);
+            }
+            if now >= end {
+                break;
+            }
+            iter += 1;
+            if iter.is_multiple_of(4096) {
+                progress(now as f64 / end as f64);
+            }
+        }
+        progress(1.0);
+        let xoff_ps = self.switches.iter().map(|s| s.xoff_ps(end)).collect();
+        RunResult {
+            samples: self.samples,
+            flow_payload_bytes: self.flows.iter().map(|f| f.payload_bytes).collect(),
+            flow_frames: self.flows.iter().map(|f| f.frames).collect(),
+            flow_cnps: self.flows.iter().map(|f| f.cnps).collect(),
+            switches: self.switches.iter().map(|s| s.stats).collect(),
+            xoff_ps,
+            stepped_cycles: self.senders.iter().map(|s| s.stepped_cycles).sum(),
+            skipped_cycles: self.senders.iter().map(|s| s.skipped_cycles).sum(),
+            duration_ps: end,
+        }
+    }
+
+    fn handle(&mut self, t: u64, ev: Ev, actions: &mut Vec<Action>) {
+        actions.clear();
+        match ev {
+            Ev::Arrive { sw, port, pkt } => {
+                self.switches[sw].arrive(t, port, pkt, actions);
+                self.apply(t, sw, actions);
+            }
+            Ev::UplinkFree { sw } => {
+                self.switches[sw].uplink_free(t, actions);
+                self.apply(t, sw, actions);
+            }
+            Ev::PauseUplink { sw, xoff } => {
+                let p = if xoff { self.pause_ps } else { 0 };
+                self.switches[sw].pause_uplink(t, p, actions);
+                if xoff {
+                    self.push(t + p, Ev::Wake { sw });
+                }
+                self.apply(t, sw, actions);
+            }
+            Ev::Wake { sw } => {
+                if self.switches[sw].uplink_paused_until() <= t {
+                    self.switches[sw].wake(t, actions);
+                    self.apply(t, sw, actions);
+                }
+            }
+            Ev::PauseSender { s, xoff } => {
+                let p = if xoff { self.pause_ps } else { 0 };
+                self.senders[s].pause(t, p);
+            }
+            Ev::Refresh {
+                sw,
+                port,
+                generation,
+            } => {
+                self.switches[sw].refresh(t, port, generation, actions);
+                self.apply(t, sw, actions);
+            }
+            Ev::Deliver { pkt } => self.deliver(t, pkt),
+            Ev::Cnp { s } => self.senders[s].cnp(t),
+            Ev::Sample => {
+                self.sample(t);
+                if t + self.cfg.sample_ps <= self.cfg.duration_ps {
+                    self.push(t + self.cfg.sample_ps, Ev::Sample);
+                }
+            }
+        }
+    }
+
+    fn apply(&mut self, t: u64, sw: usize, actions: &[Action]) {
+        for a in actions {
+            match *a {
+                Action::Pfc { port, xoff } => {
+                    let at = t + self.control_hop_ps;
+                    match self.upstream[sw][port] {
+                        Upstream::Sender(s) => self.push(at, Ev::PauseSender { s, xoff }),
+                        Upstream::Switch(up) => self.push(at, Ev::PauseUplink { sw: up, xoff }),
+                    }
+                }
+                Action::Refresh {
+                    port,
+                    at_ps,
+                    generation,
+                } => self.push(
+                    at_ps,
+                    Ev::Refresh {
+                        sw,
+                        port,
+                        generation,
+                    },
+                ),
+                Action::Transmit { pkt, at_ps } => {
+                    self.push(at_ps + self.wire_frame_ps, Ev::UplinkFree { sw });
+                    let arrive = at_ps + self.ser_frame_ps + self.cfg.link.delay_ps;
+                    match self.downstream[sw] {
+                        Some((root, port)) => self.push(
+                            arrive,
+                            Ev::Arrive {
+                                sw: root,
+                                port,
+                                pkt,
+                            },
+                        ),
+                        None => self.push(arrive, Ev::Deliver { pkt }),
+                    }
+                }
+            }
+        }
+    }
+
+    /// The notification point: payload accounting and at most one CNP per flow per interval.
+    fn deliver(&mut self, t: u64, pkt: Packet) {
+        let f = &mut self.flows[pkt.flow as usize];
+        f.payload_bytes += u64::from(self.cfg.frame.payload_bytes);
+        f.frames += 1;
+        if pkt.ce {
+            f.marked += 1;
+            let due = f
+                .last_cnp_ps
+                .is_none_or(|last| t - last >= self.cfg.receiver.cnp_interval_ps);
+            if due {
+                f.last_cnp_ps = Some(t);
+                f.cnps += 1;
+                let at = t + self.cnp_delay_ps;
+                self.push(
+                    at,
+                    Ev::Cnp {
+                        s: pkt.flow as usize,
+                    },
+                );
+            }
+        }
+    }
+
+    fn sample(&mut self, t: u64) {
+        let dt = self.cfg.sample_ps as f64 / PS_PER_S as f64;
+        let flows = (0..self.senders.len())
+            .map(|i| {
+                let (now, last) = (&self.flows[i], &self.last[i]);
+                let st = self.senders[i].limiter().state();
+                FlowSample {
+                    gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
+                    rc: st.rc,
+                    rt: st.rt,
+                    alpha: st.alpha.alpha,
+                    cnps: now.cnps - last.cnps,
+                    marked: now.marked - last.marked,
+                }
+            })
+            .collect();
+        let switches = self
+            .switches
+            .iter()
+            .zip(&self.last_sw)
+            .map(|(s, l)| SwitchSample {
+                queue_bytes: s.queue_bytes(),
+                xoff: s.stats.xoff_sent - l.xoff_sent,
+                marks: s.stats.marks - l.marks,
+                drops: s.stats.drops,
+            })
+            .collect();
+        self.last.clone_from(&self.flows);
+        self.last_sw = self.switches.iter().map(|s| s.stats).collect();
+        self.samples.push(Sample {
+            t_ps: t,
+            flows,
+            switches,
+        });
+    }
+
+    /// Read access for tests.
+    pub fn switch(&self, i: usize) -> &Switch {
+        &self.switches[i]
+    }
+}
+
+/// Writes the time series as CSV: one row per sample; per flow throughput (Gb/s of payload), Rc
+/// and Rt (Gb/s), alpha, CNPs and marked frames in the interval; per switch queue depth, XOFF
+/// frames and marks in the interval, drops so far.
+pub fn csv(names: &[String], r: &RunResult) -> String {
+    use std::fmt::Write;
+    let mut s = String::from("time_s");
+    for n in names {
+        for c in ["gbps", "rc_gbps", "rt_gbps", "alpha", "cnps", "marked"] {
+            let _ = write!(s, ",{n}_{c}");
+        }
+    }
+    let nsw = r.switches.len();
+    for k in 0..nsw {
+        for c in ["queue_bytes", "xoff", "marks", "drops"] {
+            let _ = write!(s, ",sw{k}_{c}");
+        }
+    }
+    s.push('\n');
+    for row in &r.samples {
+        let _ = write!(s, "{:.6}", row.t_ps as f64 / PS_PER_S as f64);
+        for f in &row.flows {
+            let _ = write!(
+                s,
+                ",{:.4},{:.4},{:.4},{:.4},{},{}",
+                f.gbps,
+                gbps(f.rc),
+                gbps(f.rt),
+                f64::from(f.alpha) / 1024.0,
+                f.cnps,
+                f.marked
+            );
+        }
+        for w in &row.switches {
+            let _ = write!(s, ",{},{},{},{}", w.queue_bytes, w.xoff, w.marks, w.drops);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// A rate register (bytes/s) in Gb/s.
+pub fn gbps(rate_bytes_per_s: u32) -> f64 {
+    f64::from(rate_bytes_per_s) * 8.0 / 1e9
+}
