@@ -4,7 +4,8 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help \
+        golden golden-verify golden-check golden-deps
 
 # make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
 FUZZ_CASES   ?= 2000
@@ -21,6 +22,8 @@ help:
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s"
+	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
+	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -29,7 +32,7 @@ deps:
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim $(COSIM_ARGS)
 
-test: deps fmt-check clippy lint unit
+test: deps fmt-check clippy lint unit golden-verify
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -62,6 +65,32 @@ fuzz: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
 	  --save crates/dcqcn-cosim/tests/fuzz-regressions/seed$(FUZZ_SEED).json \
 	  $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS),--cases $(FUZZ_CASES))
+
+# Golden vectors (docs/golden-format.md).
+DCQCN := target/release/dcqcn
+
+$(DCQCN): FORCE
+	$(CARGO) build --release -q -p dcqcn-cli
+
+golden: deps $(DCQCN)
+	$(DCQCN) golden gen --canonical --out golden
+
+# The model still produces every checked-in set byte for byte (stale vectors fail).
+golden-verify: $(DCQCN)
+	$(DCQCN) golden verify golden
+
+golden-deps:
+	@scripts/deps.sh golden
+
+# Every set on every testbench, then the proof that each testbench rejects damaged vectors.
+golden-check: deps golden-deps golden-verify
+	testbench/sv/run.sh verilator golden/*/
+	testbench/sv/run.sh icarus golden/*/
+	python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+	testbench/vhdl/run.sh golden/*/
+	python3 testbench/check_negative.py
+
+FORCE:
 
 clean:
 	$(CARGO) clean

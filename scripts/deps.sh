@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Installs the HDL tools this repository needs (Debian/Ubuntu), only if they are missing.
+# Installs the tools this repository needs (Debian/Ubuntu), only if they are missing.
+#   scripts/deps.sh          Verilator, Yosys, Icarus Verilog (make test, make cosim)
+#   scripts/deps.sh golden   also GHDL, cocotb 1.9 and pytest (make golden-check)
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
-command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
-[ ${#need[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-  echo "error: missing ${need[*]}; run 'sudo make deps' or 'sudo apt-get install ${need[*]}'" >&2
-  exit 1
+if [ "${1:-}" = golden ]; then
+  command -v ghdl >/dev/null || need+=(ghdl)
+  command -v python3 >/dev/null || need+=(python3 python3-pip)
 fi
-echo "installing ${need[*]} with apt-get"
-apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "error: missing ${need[*]}; run 'sudo make deps' or 'sudo apt-get install ${need[*]}'" >&2
+    exit 1
+  fi
+  echo "installing ${need[*]} with apt-get"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if [ "${1:-}" = golden ]; then
+  if ! python3 -c 'import cocotb, pytest, sys; sys.exit(not cocotb.__version__.startswith("1.9"))' 2>/dev/null; then
+    echo "installing cocotb 1.9.2 and pytest with pip"
+    python3 -m pip install -q 'cocotb==1.9.2' pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
+    python3 -c 'import cocotb, pytest' || { echo "error: cocotb/pytest did not install" >&2; exit 1; }
+  fi
+fi

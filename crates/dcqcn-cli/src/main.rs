@@ -1,6 +1,8 @@
 //! `dcqcn`: run the model and the RTL in lockstep (`cosim`), the model alone (`sim`), or list what
 //! is built in. Exit codes: 0 pass, 1 mismatch, 2 bad input.
 
+mod golden;
+
 use clap::{Parser, Subcommand};
 use dcqcn_cosim::lockstep::{self, RunSpec, RunStats};
 use dcqcn_cosim::scenario::{self, Scenario};
@@ -126,6 +128,11 @@ enum Cmd {
         /// Where a failing case is saved; its report and waveform go beside it.
         #[arg(long, default_value = "dcqcn-fuzz-case.json")]
         save: PathBuf,
+    },
+    /// Golden vectors for HDL testbenches: generate (`gen`), check against the model (`verify`).
+    Golden {
+        #[command(subcommand)]
+        cmd: golden::GoldenCmd,
     },
     /// Reproduce one of the paper's network experiments (fig4, fig5, fig9, fig11-fig14, all) with
     /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table.
@@ -532,6 +539,13 @@ fn main() -> ExitCode {
             variant,
             replay,
             save,
+        }),
+        Cmd::Golden { cmd } => golden::run(cmd).map_err(|f| match f {
+            golden::GoldenFailure::Input(m) => Failure::Input(m),
+            golden::GoldenFailure::Stale(m) => {
+                eprintln!("{m}");
+                Failure::Mismatch
+            }
         }),
         Cmd::Net(args) => dcqcn_net::cli::run(args)
             .map(|_| ())

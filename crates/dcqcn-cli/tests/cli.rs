@@ -238,3 +238,66 @@ fn fuzz_campaign_passes_and_a_failure_is_shrunk_saved_and_replayed() {
     );
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// `golden gen` then `golden verify`: 0 for a fresh set, 1 for a stale one (the model computes
+/// something else now), 2 for a corrupt one; regeneration is byte-identical.
+#[test]
+fn golden_gen_verify_stale_and_corrupt() {
+    let d = tmp("golden");
+    let gen = |out: &str| {
+        dcqcn(
+            &[
+                "golden",
+                "gen",
+                "--scenario",
+                "cnp-storm",
+                "--cycles",
+                "3000",
+                "--seed",
+                "4",
+                "--out",
+                out,
+            ],
+            &d,
+        )
+    };
+    let o = gen("a");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = gen("b");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for f in ["vectors.txt", "config.txt", "manifest.txt"] {
+        assert_eq!(
+            std::fs::read(d.join("a").join(f)).unwrap(),
+            std::fs::read(d.join("b").join(f)).unwrap(),
+            "{f} differs between two runs"
+        );
+    }
+    let o = dcqcn(&["golden", "verify", "a"], &d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+
+    // Stale: the manifest now says seed 5, so the model's stimulus and vectors differ.
+    let m = std::fs::read_to_string(d.join("a/manifest.txt")).unwrap();
+    std::fs::write(
+        d.join("a/manifest.txt"),
+        m.replace("seed 4\n", "seed 5\n")
+            .replace(" seed 4", " seed 5"),
+    )
+    .unwrap();
+    let o = dcqcn(&["golden", "verify", "a"], &d);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("stale"), "{}", stderr(&o));
+
+    // Corrupt: a byte of the vectors changed.
+    let mut v = std::fs::read(d.join("b/vectors.txt")).unwrap();
+    let n = v.len() / 2;
+    v[n] = if v[n] == b'1' { b'2' } else { b'1' };
+    std::fs::write(d.join("b/vectors.txt"), v).unwrap();
+    let o = dcqcn(&["golden", "verify", "b"], &d);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("manifest.txt:") && stderr(&o).contains("corrupt"),
+        "{}",
+        stderr(&o)
+    );
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -9,7 +9,8 @@ use crate::coverage::Coverage;
 use crate::lockstep::{self, Outcome, RunSpec};
 use crate::rtl;
 use crate::stimulus::{
-    AxilSpec, CnpSpec, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec, WriteMode,
+    AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
+    WriteMode,
 };
 use crate::CosimError;
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
@@ -130,12 +131,14 @@ pub fn traffic() -> impl Strategy<Value = Option<TrafficSpec>> {
         0u32..200,
         0.2f64..=1.0,
         any::<bool>(),
+        prop_oneof![3 => Just(DataPattern::Random), 1 => Just(DataPattern::Ramp)],
     )
-        .prop_map(|(a, b, g0, g1, valid_prob, sparse)| TrafficSpec {
+        .prop_map(|(a, b, g0, g1, valid_prob, sparse, data)| TrafficSpec {
             frame_bytes: (a.min(b.max(1)), a.max(b.max(1))),
             gap_cycles: (g0.min(g1), g0.max(g1)),
             valid_prob,
             sparse_last_keep: sparse,
+            data,
         });
     prop_oneof![1 => Just(None), 8 => spec.prop_map(Some), 2 => Just(Some(TrafficSpec::saturating(4096)))]
 }

@@ -4,7 +4,8 @@
 //! - [`stimulus`]: protocol-correct stimulus sources described by plain-data specs;
 //! - [`scenario`]: the named scenarios of `make cosim`;
 //! - [`lockstep`]: the run loop, statistics and mismatch reports;
-//! - [`vcd_out`]: waveforms of both sides; [`config_file`]: register configurations in TOML.
+//! - [`vcd_out`]: waveforms of both sides; [`config_file`]: register configurations in TOML;
+//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md).
 //!
 //! It is not a network simulator and holds no second model of the block.
 
@@ -12,6 +13,7 @@ pub use dcqcn_model::config_file;
 pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
+pub mod golden;
 pub mod lockstep;
 pub use dcqcn_model::rng;
 pub mod rtl;

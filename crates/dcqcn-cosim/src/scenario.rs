@@ -2,7 +2,8 @@
 //! [`default_suite`].
 
 use crate::stimulus::{
-    AxilSpec, CnpSpec, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec, WriteMode,
+    AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
+    WriteMode,
 };
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
 use serde::Serialize;
@@ -114,6 +115,7 @@ pub fn builtin() -> Vec<Scenario> {
                     gap_cycles: (0, 40),
                     valid_prob: 0.8,
                     sparse_last_keep: true,
+                    data: DataPattern::Random,
                 }),
                 sink: SinkSpec::Random { ready_prob: 0.85 },
                 cnp: switch(3.0),

@@ -22,7 +22,25 @@ pub struct TrafficSpec {
     pub valid_prob: f64,
     /// Last beat carries a random (possibly sparse) non-zero tkeep instead of contiguous bytes.
     pub sparse_last_keep: bool,
+    /// What tdata carries.
+    #[serde(default)]
+    pub data: DataPattern,
 }
+
+/// The payload of the beats. The block passes it through untouched; the choice matters for
+/// how well it is checked (random bits) and how compactly golden vectors encode it (a ramp).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DataPattern {
+    /// Random bits from the traffic stream.
+    #[default]
+    Random,
+    /// Beat n carries `n * RAMP_STEP` (mod 2^(8 x beat bytes)): every bit toggles, and the
+    /// difference between successive beats is constant.
+    Ramp,
+}
+
+/// The step of [`DataPattern::Ramp`]: an odd constant with bits spread over every byte lane.
+pub const RAMP_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl TrafficSpec {
     /// Back-to-back frames of `bytes`, no bubbles: a saturating RDMA WRITE source.
@@ -32,6 +50,7 @@ impl TrafficSpec {
             gap_cycles: (0, 0),
             valid_prob: 1.0,
             sparse_last_keep: false,
+            data: DataPattern::Random,
         }
     }
 }
@@ -183,6 +202,8 @@ struct FrameSource {
     gap: u64,
     /// The beat being offered (held until accepted).
     beat: Option<AxisIn>,
+    /// The last ramp beat's data ([`DataPattern::Ramp`]).
+    ramp: [u64; DATA_WORDS],
 }
 
 impl FrameSource {
@@ -194,6 +215,7 @@ impl FrameSource {
             remaining: 0,
             gap: 0,
             beat: None,
+            ramp: [0; DATA_WORDS],
         }
     }
 
@@ -207,9 +229,29 @@ impl FrameSource {
         let db = self.data_bytes;
         let bytes = self.remaining.min(db);
         let last = self.remaining <= db;
+        let words = (db as usize).div_ceil(8);
         let mut tdata = [0u64; DATA_WORDS];
-        for w in tdata.iter_mut().take((db as usize).div_ceil(8)) {
-            *w = self.rng.next_u64();
+        match self.spec.data {
+            DataPattern::Random => {
+                for w in tdata.iter_mut().take(words) {
+                    *w = self.rng.next_u64();
+                }
+            }
+            DataPattern::Ramp => {
+                // One wide addition of RAMP_STEP in every word, carries included, truncated to
+                // the beat.
+                let mut carry = 0u64;
+                for r in self.ramp.iter_mut().take(words) {
+                    let (s1, c1) = r.overflowing_add(RAMP_STEP);
+                    let (s2, c2) = s1.overflowing_add(carry);
+                    *r = s2;
+                    carry = u64::from(c1) + u64::from(c2);
+                }
+                if db % 8 != 0 {
+                    self.ramp[words - 1] &= (1u64 << (8 * (db % 8))) - 1;
+                }
+                tdata[..words].copy_from_slice(&self.ramp[..words]);
+            }
         }
         let tkeep = if last && self.spec.sparse_last_keep {
             let mask = keep_low(db);
@@ -720,6 +762,7 @@ mod tests {
                 gap_cycles: (0, 3),
                 valid_prob: 0.7,
                 sparse_last_keep: true,
+                data: DataPattern::Random,
             }),
             sink: SinkSpec::Random { ready_prob: 0.6 },
             cnp: CnpSpec::Random {

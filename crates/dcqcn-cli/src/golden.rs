@@ -1,0 +1,197 @@
+//! `dcqcn golden`: write golden vector sets (docs/golden-format.md) and check them against the model.
+
+use dcqcn_cosim::fuzz;
+use dcqcn_cosim::golden::{self, GoldenError, SetDef};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Subcommand)]
+pub enum GoldenCmd {
+    /// Generate a vector set from a scenario, a canonical set or a saved fuzz case, or
+    /// (--canonical) every canonical set into OUT/<set>/.
+    Gen {
+        /// A built-in scenario (see `dcqcn scenarios`), shortened to --cycles, ramp payload.
+        #[arg(long, conflicts_with_all = ["set", "case", "canonical"])]
+        scenario: Option<String>,
+        /// A canonical set by name (see `dcqcn golden list`).
+        #[arg(long, conflicts_with_all = ["case", "canonical"])]
+        set: Option<String>,
+        /// A saved fuzz case (`dcqcn fuzz --save`).
+        #[arg(long, conflicts_with = "canonical")]
+        case: Option<PathBuf>,
+        /// Every canonical set, plus one per saved case in --cases-dir.
+        #[arg(long)]
+        canonical: bool,
+        /// Saved fuzz cases that become sets `fuzz-<file stem>` with --canonical.
+        #[arg(long, default_value = "crates/dcqcn-cosim/tests/fuzz-regressions")]
+        cases_dir: PathBuf,
+        /// Cycles (with --scenario).
+        #[arg(long, value_parser = crate::parse_count, default_value = "50000")]
+        cycles: u64,
+        /// Stimulus seed (with --scenario).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output directory: the set's own (or, with --canonical, the parent of every set).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check vector sets: manifest checksums, file structure, and that the model still produces
+    /// exactly these bytes. Each DIR is a set or a directory of sets (default: golden).
+    Verify { dirs: Vec<PathBuf> },
+    /// List the canonical sets.
+    List,
+}
+
+/// Bad input (exit 2) or stale vectors (exit 1).
+pub enum GoldenFailure {
+    Input(String),
+    Stale(String),
+}
+
+impl From<GoldenError> for GoldenFailure {
+    fn from(e: GoldenError) -> Self {
+        match e {
+            GoldenError::Stale { .. } => GoldenFailure::Stale(e.to_string()),
+            _ => GoldenFailure::Input(e.to_string()),
+        }
+    }
+}
+
+fn gen_one(def: &SetDef, out: &Path) -> Result<(), GoldenFailure> {
+    let t = Instant::now();
+    let g = golden::generate(def)?;
+    golden::write_set(out, &g)?;
+    let bytes: usize = g.files.iter().map(|(_, b)| b.len()).sum();
+    println!(
+        "{:<24} {:>2} B {:>8} cycles {:>9} bytes {:>6.2} B/cycle {:>5} templates  {:.1} s  -> {}",
+        def.name,
+        def.params.data_bytes(),
+        g.cycles,
+        bytes,
+        bytes as f64 / g.cycles.max(1) as f64,
+        g.templates_defined,
+        t.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// The set directories under each argument (a set, or a directory holding sets).
+fn set_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, GoldenFailure> {
+    let mut sets = Vec::new();
+    let defaults = [PathBuf::from("golden")];
+    let dirs = if dirs.is_empty() { &defaults[..] } else { dirs };
+    for d in dirs {
+        if d.join("manifest.txt").is_file() {
+            sets.push(d.clone());
+            continue;
+        }
+        let rd = std::fs::read_dir(d)
+            .map_err(|e| GoldenFailure::Input(format!("{}: {e}", d.display())))?;
+        let mut found: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.join("manifest.txt").is_file())
+            .collect();
+        if found.is_empty() {
+            return Err(GoldenFailure::Input(format!(
+                "{}: no manifest.txt here or in its subdirectories",
+                d.display()
+            )));
+        }
+        found.sort();
+        sets.extend(found);
+    }
+    Ok(sets)
+}
+
+pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
+    match cmd {
+        GoldenCmd::Gen {
+            scenario,
+            set,
+            case,
+            canonical,
+            cases_dir,
+            cycles,
+            seed,
+            out,
+        } => {
+            if *canonical {
+                for def in golden::canonical_with_cases(cases_dir)? {
+                    gen_one(&def, &out.join(&def.name))?;
+                }
+                return Ok(());
+            }
+            let def = if let Some(s) = scenario {
+                SetDef::from_scenario(s, *cycles, *seed)?
+            } else if let Some(name) = set {
+                golden::canonical()
+                    .into_iter()
+                    .find(|d| &d.name == name)
+                    .ok_or_else(|| GoldenError::UnknownSet {
+                        name: name.clone(),
+                        known: golden::canonical().into_iter().map(|d| d.name).collect(),
+                    })?
+            } else if let Some(path) = case {
+                let saved = fuzz::load_case(path).map_err(GoldenError::from)?;
+                let stem = path
+                    .file_stem()
+                    .map_or("case".into(), |s| s.to_string_lossy().into_owned());
+                SetDef::from_case(&format!("fuzz-{stem}"), saved)?
+            } else {
+                return Err(GoldenFailure::Input(
+                    "golden gen needs --scenario, --set, --case or --canonical".into(),
+                ));
+            };
+            gen_one(&def, out)
+        }
+        GoldenCmd::Verify { dirs } => {
+            let mut failed = None;
+            for d in set_dirs(dirs)? {
+                let t = Instant::now();
+                match golden::verify_set(&d) {
+                    Ok(v) => println!(
+                        "ok    {:<24} {:>8} cycles {:>9} bytes  {:.1} s",
+                        v.name,
+                        v.cycles,
+                        v.bytes,
+                        t.elapsed().as_secs_f64()
+                    ),
+                    Err(e) => {
+                        println!("FAIL  {}", d.display());
+                        // Keep going so that one run lists every bad set.
+                        let f = GoldenFailure::from(e);
+                        match &f {
+                            GoldenFailure::Input(m) | GoldenFailure::Stale(m) => eprintln!("{m}"),
+                        }
+                        if !matches!(failed, Some(GoldenFailure::Input(_))) {
+                            failed = Some(f);
+                        }
+                    }
+                }
+            }
+            match failed {
+                None => Ok(()),
+                Some(GoldenFailure::Input(_)) => Err(GoldenFailure::Input(
+                    "golden verify: corrupt or unreadable vector sets (above)".into(),
+                )),
+                Some(GoldenFailure::Stale(_)) => Err(GoldenFailure::Stale(
+                    "golden verify: stale vector sets (above); regenerate with `make golden`"
+                        .into(),
+                )),
+            }
+        }
+        GoldenCmd::List => {
+            for d in golden::canonical() {
+                println!(
+                    "{:<20} {:>2} B {:>8} cycles  {}",
+                    d.name,
+                    d.params.data_bytes(),
+                    d.cycles,
+                    d.description
+                );
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Proof that every golden-vector reader fails when it should.
+
+From one canonical set it writes damaged copies under target/golden-negative/ and runs every
+testbench (and `dcqcn golden verify`) on each. Each damaged copy must fail with the expected
+message; the undamaged copy must pass everywhere (so the failures come from the damage):
+
+    intact           a plain copy                                     -> PASS everywhere
+    expected-value   one expected register value changed, the CRC     -> MISMATCH ... field rc
+                     recomputed (a wrong or stale vector, not a corrupt file)
+    flipped-digit    one digit changed, CRC left as it was            -> checksum mismatch, naming the end line
+    truncated        the file cut in the middle                       -> truncated
+    wrong-version    `dcqcn-golden 2`, CRC recomputed                 -> format version, line 1
+    beat-width       an 8-byte set replayed on the 32-byte RTL        -> beat-width mismatch, naming the line
+
+    python3 testbench/check_negative.py [--only sv-verilator,sv-icarus,cocotb,vhdl,verify]
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = ROOT / "golden" / "fuzz-mutant-inc-timer-late"
+OUT = ROOT / "target" / "golden-negative"
+
+RUNNERS = {
+    "sv-verilator": lambda d, env: (["testbench/sv/run.sh", "verilator", str(d)], env),
+    "sv-icarus": lambda d, env: (["testbench/sv/run.sh", "icarus", str(d)], env),
+    "cocotb": lambda d, env: ([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+                               "testbench/cocotb"], {**env, "GOLDEN_SETS": str(d)}),
+    "vhdl": lambda d, env: (["testbench/vhdl/run.sh", str(d)], env),
+    "verify": lambda d, env: (["target/release/dcqcn", "golden", "verify", str(d)], env),
+}
+
+
+def split(text):
+    lines = text.split("\n")[:-1]
+    return lines[:-1], lines[-1]
+
+
+def seal(body_lines, cycles):
+    body = "".join(l + "\n" for l in body_lines)
+    return body + f"end {cycles} {zlib.crc32(body.encode()):08x}\n"
+
+
+def make_cases():
+    text = (BASE / "vectors.txt").read_text()
+    body, end = split(text)
+    cycles = int(end.split()[1])
+    cases = {}
+
+    def write(name, content, manifest=True):
+        d = OUT / name
+        if d.exists():
+            shutil.rmtree(d)
+        d.mkdir(parents=True)
+        (d / "vectors.txt").write_text(content)
+        for f in ("manifest.txt", "config.txt", "case.json"):
+            if manifest and (BASE / f).exists():
+                shutil.copy(BASE / f, d / f)
+        return d
+
+    cases["intact"] = (write("intact", text), {}, None)
+
+    # The first template that sets field 32 (rc): change its last digit.
+    rc = 32
+    for n, l in enumerate(body):
+        t = l.split(" ")
+        if t[0] == "t" and str(rc) in t[3::2]:
+            pos = 3 + 2 * t[3::2].index(str(rc)) + 1
+            d = t[pos]
+            t[pos] = d[:-1] + ("1" if d[-1] != "1" else "2")
+            changed = body[:n] + [" ".join(t)] + body[n + 1:]
+            break
+    else:
+        raise SystemExit(f"{BASE}: no template sets rc")
+    cases["expected-value"] = (write("expected-value", seal(changed, cycles)), {},
+                               ["MISMATCH", "field rc"])
+
+    # A digit of a `c`/`r` record flipped, the end line kept: the checksum must catch it.
+    for n in range(len(body) - 1, 0, -1):
+        if body[n].startswith(("c ", "r ")):
+            l = body[n]
+            flipped = l[:-1] + ("1" if l[-1] != "1" else "2")
+            bad = body[:n] + [flipped] + body[n + 1:]
+            break
+    content = "".join(l + "\n" for l in bad) + end + "\n"
+    end_line = len(bad) + 1
+    cases["flipped-digit"] = (write("flipped-digit", content), {},
+                              ["checksum mismatch", f"vectors.txt:{end_line}:"])
+
+    cases["truncated"] = (write("truncated", text[: len(text) // 2]), {}, ["truncated"])
+
+    v2 = [body[0].replace("dcqcn-golden 1", "dcqcn-golden 2")] + body[1:]
+    cases["wrong-version"] = (write("wrong-version", seal(v2, cycles)), {},
+                              ["version", "vectors.txt:1:"])
+
+    db_line = next(n for n, l in enumerate(body) if l.startswith("data_bytes ")) + 1
+    cases["beat-width"] = (write("beat-width", text), {"RTL_DATA_BYTES": "32"},
+                           ["beat-width mismatch", f"vectors.txt:{db_line}:"])
+    return cases
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only", default=",".join(RUNNERS))
+    args = ap.parse_args()
+    runners = [r for r in args.only.split(",") if r]
+    cases = make_cases()
+    failures = 0
+    for case, (d, extra_env, expect) in cases.items():
+        for r in runners:
+            if r == "verify" and case == "beat-width":
+                continue  # the model has no RTL width to disagree with
+            cmd, env = RUNNERS[r](d, {**os.environ, **extra_env})
+            p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+            out = p.stdout + p.stderr
+            if expect is None:
+                ok = p.returncode == 0
+                want = "pass"
+            elif r == "verify":
+                # verify checks the manifest first: every damaged copy no longer matches it.
+                ok = p.returncode != 0 and "manifest.txt" in out
+                want = "fail naming manifest.txt"
+            else:
+                ok = p.returncode != 0 and all(s in out for s in expect)
+                want = "fail with " + " + ".join(repr(s) for s in expect)
+            line = next((l.strip() for l in out.splitlines()
+                         if any(s in l for s in (expect or ["PASS", "ok "]))
+                         and "raise " not in l and "_fail(" not in l), "")
+            print(f"{'ok  ' if ok else 'BAD '} {case:<15} {r:<13} {want}: {line[:150]}")
+            if not ok:
+                failures += 1
+                print("\n".join("      " + l for l in out.splitlines()[-15:]))
+    if failures:
+        print(f"{failures} reader(s) did not fail as they should")
+        return 1
+    print("every reader passes the intact set and rejects each damaged one")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
