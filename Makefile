@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net \
         golden golden-verify golden-check golden-deps
 
 # make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
@@ -24,6 +24,7 @@ help:
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
 	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL)"
+	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -46,12 +47,18 @@ lint:
 	  verilator --lint-only -Wall -Irtl -GDATA_BYTES=$$w --top-module dcqcn_rl $(RTL) || exit 1; \
 	done
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
+	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
 
 unit:
 	$(CARGO) test --release --workspace
 
 bench: deps
 	$(CARGO) bench --workspace --bench speed
+	$(CARGO) bench -p dcqcn-net --bench net_speed
+
+# The paper's network experiments (docs/paper-reproduction.md): CSV, SVG, PNG, tables in out/net/.
+net:
+	$(CARGO) run --release -q -p dcqcn-cli -- net all --out out/net
 
 synth: deps
 	@scripts/synth.sh

@@ -18,10 +18,11 @@
 module tb_golden #(
     parameter int DATA_BYTES = 8
 );
+    // Loop indices and token buffers use only some of their bits; that is not a defect here.
+    /* verilator lint_off UNUSEDSIGNAL */
 
     localparam int NF     = 72;    // fields of format version 1
-    localparam int NIN    = 16;    // fields 0..15 are inputs, 16..28 outputs, 29..71 registers
-    localparam int NOUT   = 13;
+    // Fields 0..15 are inputs, 16..28 outputs, 29..71 registers.
     localparam int SLOTS  = 256;
     localparam int MAXSEQ = 32;
     localparam int MAXC   = 2048;  // longest line, characters (docs/golden-format.md)
@@ -436,7 +437,7 @@ module tb_golden #(
     // corrupt or truncated file is never simulated.
     task check_file;
         bit got, seen_end;
-        int i, end_line;
+        int i;
         reg [31:0] crc, crc_end;
         val_t v;
         string t;
@@ -451,7 +452,6 @@ module tb_golden #(
             if (seen_end) fail("content after the end line");
             if (llen > 4 && ch(0) == "e" && ch(1) == "n" && ch(2) == "d" && ch(3) == " ") begin
                 seen_end = 1;
-                end_line = lineno;
                 tok_str(t);
                 tok_long("cycle count", end_cycles);
                 tok_hex(32, v);
@@ -681,6 +681,7 @@ module tb_golden #(
         $finish;
     end
 
+    /* verilator lint_on UNUSEDSIGNAL */
 endmodule
 
 `resetall

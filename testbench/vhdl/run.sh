@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Replays golden vector sets with the VHDL testbench (GHDL) on the gate-level VHDL netlist of the RTL.
 #
-# usage: testbench/vhdl/run.sh [<set-dir>...]     (default: every golden/*/ holding a vectors.txt)
+# usage: testbench/vhdl/run.sh [<set-dir>...]   (default: every golden/*/ holding a vectors.txt;
+#                                               a set's vectors.txt path also names the set)
 #
 # Per set: reads data_bytes from the vectors.txt header and clk_hz / line_rate_bytes_per_s from
 # manifest.txt, builds (once per combination, cached under target/golden-vhdl/w<N>[-f<F>-l<L>]/) the
@@ -51,8 +52,11 @@ declare -A built=()
 fail=0
 passed=0
 for dir in "${sets[@]}"; do
+  if [ -f "$dir" ]; then  # a vectors.txt path instead of its set folder
+    dir=$(dirname "$dir")
+  fi
   vec=$(cd "$dir" 2>/dev/null && pwd)/vectors.txt
-  set_name=$(basename "$dir")
+  set_name=$(basename "$(cd "$dir" 2>/dev/null && pwd || echo "$dir")")
   if [ ! -f "$vec" ]; then
     echo "$dir/vectors.txt:0: cannot open"
     fail=1

@@ -1,5 +1,6 @@
 //! `dcqcn golden`: write golden vector sets (docs/golden-format.md) and check them against the model.
 
+use dcqcn_cosim::coverage::Coverage;
 use dcqcn_cosim::fuzz;
 use dcqcn_cosim::golden::{self, GoldenError, SetDef};
 use std::path::{Path, PathBuf};
@@ -57,23 +58,34 @@ impl From<GoldenError> for GoldenFailure {
     }
 }
 
-fn gen_one(def: &SetDef, out: &Path) -> Result<(), GoldenFailure> {
+fn gen_one(def: &SetDef, out: &Path) -> Result<Coverage, GoldenFailure> {
     let t = Instant::now();
     let g = golden::generate(def)?;
     golden::write_set(out, &g)?;
     let bytes: usize = g.files.iter().map(|(_, b)| b.len()).sum();
     println!(
-        "{:<24} {:>2} B {:>8} cycles {:>9} bytes {:>6.2} B/cycle {:>5} templates  {:.1} s  -> {}",
+        "{:<32} {:>2} B {:>8} cycles {:>9} bytes {:>7.2} B/cycle {:>5} templates {:>2}/{} bins  {:.1} s",
         def.name,
         def.params.data_bytes(),
         g.cycles,
         bytes,
         bytes as f64 / g.cycles.max(1) as f64,
         g.templates_defined,
+        g.coverage.covered(),
+        g.coverage.hits.len(),
         t.elapsed().as_secs_f64(),
-        out.display()
     );
-    Ok(())
+    Ok(g.coverage)
+}
+
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 /// The set directories under each argument (a set, or a directory holding sets).
@@ -117,9 +129,15 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             out,
         } => {
             if *canonical {
+                let mut all = Coverage::new();
+                let mut bytes = 0u64;
                 for def in golden::canonical_with_cases(cases_dir)? {
-                    gen_one(&def, &out.join(&def.name))?;
+                    let dir = out.join(&def.name);
+                    all.merge(&gen_one(&def, &dir)?);
+                    bytes += dir_bytes(&dir);
                 }
+                println!("{} bytes in {}; all sets together:", bytes, out.display());
+                print!("{}", all.table());
                 return Ok(());
             }
             let def = if let Some(s) = scenario {
@@ -143,7 +161,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
                     "golden gen needs --scenario, --set, --case or --canonical".into(),
                 ));
             };
-            gen_one(&def, out)
+            gen_one(&def, out).map(|_| ())
         }
         GoldenCmd::Verify { dirs } => {
             let mut failed = None;

@@ -65,10 +65,9 @@ impl RateLimiter {
             if credit >= need {
                 return 0;
             }
-            let bpc = u64::from(s.gate.bpc);
-            if bpc > 0 {
-                // credit + (k - 1) bpc < need for the k-th cycle.
-                n = n.min((need - credit - 1) / bpc + 1);
+            // credit + (k - 1) bpc < need for the k-th cycle (no bound if bpc is 0).
+            if let Some(k) = (need - credit - 1).checked_div(u64::from(s.gate.bpc)) {
+                n = n.min(k + 1);
             }
         }
         n

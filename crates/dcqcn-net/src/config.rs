@@ -240,10 +240,7 @@ impl NetConfig {
             ));
         }
         if s.buffer_bytes < u64::from(f.frame_bytes()) {
-            return Err(err(
-                "switch.buffer",
-                "smaller than one frame".to_string(),
-            ));
+            return Err(err("switch.buffer", "smaller than one frame".to_string()));
         }
         if self.sender.mac_fifo_bytes < f.stream_bytes() {
             return Err(err(
@@ -270,11 +267,7 @@ impl NetConfig {
         if self.flows.len() != self.senders() {
             return Err(err(
                 "flow",
-                format!(
-                    "{} flows for {} senders",
-                    self.flows.len(),
-                    self.senders()
-                ),
+                format!("{} flows for {} senders", self.flows.len(), self.senders()),
             ));
         }
         Ok(())
@@ -389,9 +382,13 @@ impl Reader<'_> {
     }
 
     fn string<'v>(&self, v: &'v Spanned<toml::Value>, field: &str) -> Result<&'v str, NetError> {
-        v.get_ref()
-            .as_str()
-            .ok_or_else(|| self.err(v, field, format!("expected a string, found {}", v.get_ref())))
+        v.get_ref().as_str().ok_or_else(|| {
+            self.err(
+                v,
+                field,
+                format!("expected a string, found {}", v.get_ref()),
+            )
+        })
     }
 
     /// A unit string (or a bare integer in the base unit) through `conv`.
@@ -405,8 +402,9 @@ impl Reader<'_> {
         let Some(v) = v else { return Ok(()) };
         self.seen(v, field);
         *out = match v.get_ref() {
-            toml::Value::Integer(i) => u64::try_from(*i)
-                .map_err(|_| self.err(v, field, format!("{i} is negative")))?,
+            toml::Value::Integer(i) => {
+                u64::try_from(*i).map_err(|_| self.err(v, field, format!("{i} is negative")))?
+            }
             toml::Value::String(s) => conv(s).map_err(|e| self.err(v, field, e.to_string()))?,
             other => {
                 return Err(self.err(
@@ -445,10 +443,13 @@ impl Reader<'_> {
     fn int<T: TryFrom<i64>>(&mut self, v: &V, field: &str, out: &mut T) -> Result<(), NetError> {
         let Some(v) = v else { return Ok(()) };
         self.seen(v, field);
-        let i = v
-            .get_ref()
-            .as_integer()
-            .ok_or_else(|| self.err(v, field, format!("expected an integer, found {}", v.get_ref())))?;
+        let i = v.get_ref().as_integer().ok_or_else(|| {
+            self.err(
+                v,
+                field,
+                format!("expected an integer, found {}", v.get_ref()),
+            )
+        })?;
         *out = T::try_from(i).map_err(|_| self.err(v, field, format!("{i} is out of range")))?;
         Ok(())
     }
@@ -467,15 +468,23 @@ impl Reader<'_> {
     fn flag(&mut self, v: &V, field: &str, out: &mut bool) -> Result<(), NetError> {
         let Some(v) = v else { return Ok(()) };
         self.seen(v, field);
-        *out = v
-            .get_ref()
-            .as_bool()
-            .ok_or_else(|| self.err(v, field, format!("expected true or false, found {}", v.get_ref())))?;
+        *out = v.get_ref().as_bool().ok_or_else(|| {
+            self.err(
+                v,
+                field,
+                format!("expected true or false, found {}", v.get_ref()),
+            )
+        })?;
         Ok(())
     }
 }
 
-fn to_u32(v: u64, file: &str, lines: &BTreeMap<String, usize>, field: &str) -> Result<u32, NetError> {
+fn to_u32(
+    v: u64,
+    file: &str,
+    lines: &BTreeMap<String, usize>,
+    field: &str,
+) -> Result<u32, NetError> {
     u32::try_from(v).map_err(|_| NetError::Field {
         file: file.to_string(),
         line: lines.get(field).copied().unwrap_or(0),
@@ -502,7 +511,11 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     r.time(&parsed.duration, "duration", &mut cfg.duration_ps)?;
     r.time(&parsed.sample, "sample", &mut cfg.sample_ps)?;
     if let Some(f) = &parsed.frame {
-        r.int(&f.payload_bytes, "frame.payload_bytes", &mut cfg.frame.payload_bytes)?;
+        r.int(
+            &f.payload_bytes,
+            "frame.payload_bytes",
+            &mut cfg.frame.payload_bytes,
+        )?;
         r.int(
             &f.stream_overhead_bytes,
             "frame.stream_overhead_bytes",
@@ -533,8 +546,16 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
         r.int(&s.pause_quanta, "switch.pause_quanta", &mut c.pause_quanta)?;
     }
     if let Some(n) = &parsed.receiver {
-        r.time(&n.cnp_interval, "receiver.cnp_interval", &mut cfg.receiver.cnp_interval_ps)?;
-        r.time(&n.cnp_latency, "receiver.cnp_latency", &mut cfg.receiver.cnp_latency_ps)?;
+        r.time(
+            &n.cnp_interval,
+            "receiver.cnp_interval",
+            &mut cfg.receiver.cnp_interval_ps,
+        )?;
+        r.time(
+            &n.cnp_latency,
+            "receiver.cnp_latency",
+            &mut cfg.receiver.cnp_latency_ps,
+        )?;
     }
     if let Some(s) = &parsed.sender {
         let mut fifo = u64::from(cfg.sender.mac_fifo_bytes);
@@ -550,13 +571,23 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
         if let Some(v) = &t.leaves {
             r.seen(v, "topology.leaves");
             let arr = v.get_ref().as_array().ok_or_else(|| {
-                r.err(v, "topology.leaves", "expected an array of sender counts, e.g. [2, 4, 2]".into())
+                r.err(
+                    v,
+                    "topology.leaves",
+                    "expected an array of sender counts, e.g. [2, 4, 2]".into(),
+                )
             })?;
             cfg.leaves = arr
                 .iter()
                 .map(|x| x.as_integer().and_then(|i| u32::try_from(i).ok()))
                 .collect::<Option<Vec<u32>>>()
-                .ok_or_else(|| r.err(v, "topology.leaves", "expected non-negative integers".into()))?;
+                .ok_or_else(|| {
+                    r.err(
+                        v,
+                        "topology.leaves",
+                        "expected non-negative integers".into(),
+                    )
+                })?;
             // Senders added by a larger topology run the last flow's configuration.
             let n = cfg.senders();
             if let Some(last) = cfg.flows.last().cloned() {

@@ -125,9 +125,8 @@ pub fn run(
     rl.set_config(registers);
     let beats = frame_bytes.div_ceil(db);
     let rem = frame_bytes % db;
-    let threshold_gbps = switch.threshold_bytes as f64 * 8.0 / f64::from(switch.window_cycles)
-        * 156.25e6
-        / 1e9;
+    let threshold_gbps =
+        switch.threshold_bytes as f64 * 8.0 / f64::from(switch.window_cycles) * 156.25e6 / 1e9;
     let window_cycles = switch.window_cycles;
     let mut mon = Monitor::new(switch);
     let mut beat = 0u32;

@@ -104,7 +104,7 @@ pub fn default_config(name: &str) -> Result<NetConfig, NetError> {
         }
         "fig13" => {
             c.leaves = vec![3];
-            c.duration_ps = s_to_ps(1.2);
+            c.duration_ps = s_to_ps(3.0);
             let slow = Config {
                 inc_interval: 31_250_000, // 200 ms at 156.25 MHz
                 clamp_tgt: false,
@@ -319,7 +319,9 @@ fn phases(cfg: &NetConfig) -> Vec<(f64, f64, Vec<usize>)> {
                 .flows
                 .iter()
                 .enumerate()
-                .filter(|(_, f)| f.stop_ps.is_none_or(|t| t_s(t) >= w[1]) && t_s(f.start_ps) <= w[0])
+                .filter(|(_, f)| {
+                    f.stop_ps.is_none_or(|t| t_s(t) >= w[1]) && t_s(f.start_ps) <= w[0]
+                })
                 .map(|(k, _)| k)
                 .collect();
             (w[0], w[1], active)
@@ -337,7 +339,12 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
         / r.samples.len().max(1) as f64;
     let xoff: u64 = r.switches.iter().map(|s| s.xoff_sent).sum();
     let marks: u64 = r.switches.iter().map(|s| s.marks).sum();
-    let maxq = r.switches.iter().map(|s| s.max_queue_bytes).max().unwrap_or(0);
+    let maxq = r
+        .switches
+        .iter()
+        .map(|s| s.max_queue_bytes)
+        .max()
+        .unwrap_or(0);
     let mut rows = Vec::new();
     let fig = match name {
         "fig12" | "fig11" => {
@@ -367,7 +374,11 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                     rows.push(row(
                         &format!("Jain's index, {} flows", active.len()),
                         format!("{:.4}", jain(&v)),
-                        if name == "fig12" { "near-equal share" } else { "patently unfair" },
+                        if name == "fig12" {
+                            "near-equal share"
+                        } else {
+                            "patently unfair"
+                        },
                     ));
                 }
                 plateaus.push((active.clone(), v));
@@ -399,7 +410,9 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
             }
             // Time to redistribute after each stop: survivors' sum reaches 95 % of its plateau.
             for (k, (_, stop)) in stops(cfg).iter().enumerate() {
-                let Some((act, v)) = plateaus.get(k + 1) else { continue };
+                let Some((act, v)) = plateaus.get(k + 1) else {
+                    continue;
+                };
                 let target = 0.95 * v.iter().sum::<f64>();
                 let reached = r
                     .samples
@@ -413,10 +426,33 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                     if name == "fig12" { "sub-second" } else { "" },
                 ));
             }
+            let plateau_sum: f64 = ph
+                .iter()
+                .map(|(from, to, active)| {
+                    let mid = (from + to) / 2.0;
+                    active.iter().map(|&f| mean(r, f, mid, *to)).sum::<f64>() * (to - mid)
+                })
+                .sum::<f64>()
+                / ph.iter()
+                    .map(|(from, to, _)| (to - from) / 2.0)
+                    .sum::<f64>();
+            rows.push(row(
+                "aggregate throughput over the second half of each phase (Gb/s)",
+                f2(plateau_sum),
+                if name == "fig12" {
+                    "9.77 (whole run)"
+                } else {
+                    ""
+                },
+            ));
             rows.push(row(
                 "aggregate throughput, whole run (Gb/s)",
                 f2(aggregate),
-                if name == "fig12" { "9.77" } else { "frequently near line rate" },
+                if name == "fig12" {
+                    "9.77"
+                } else {
+                    "frequently near line rate"
+                },
             ));
             rows.push(row("drops", r.drops().to_string(), "0"));
             rows.push(row(
@@ -462,16 +498,30 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                     .map(|s| s.flows[a].rc)
                     .max()
                     .unwrap_or(0);
-                let kp = k + r.samples[k..].iter().position(|s| s.flows[a].rc == peak).unwrap_or(0);
+                let kp = k + r.samples[k..]
+                    .iter()
+                    .position(|s| s.flows[a].rc == peak)
+                    .unwrap_or(0);
                 let thr = f64::from(peak) / std::f64::consts::E;
-                if let Some(j) = r.samples[kp..].iter().position(|s| f64::from(s.flows[a].rc) <= thr) {
+                if let Some(j) = r.samples[kp..]
+                    .iter()
+                    .position(|s| f64::from(s.flows[a].rc) <= thr)
+                {
                     let cnps: u64 = r.samples[kp..kp + j].iter().map(|s| s.flows[a].cnps).sum();
-                    decays.push((gbps(peak), t_s(r.samples[kp + j].t_ps - r.samples[kp].t_ps), cnps));
+                    decays.push((
+                        gbps(peak),
+                        t_s(r.samples[kp + j].t_ps - r.samples[kp].t_ps),
+                        cnps,
+                    ));
                 }
             }
             rows.push(row(
                 "flow_a peak Rc after a climb (Gb/s), each climb",
-                decays.iter().map(|d| f2(d.0)).collect::<Vec<_>>().join(", "),
+                decays
+                    .iter()
+                    .map(|d| f2(d.0))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 "sharp climb toward the bottleneck rate",
             ));
             rows.push(row(
@@ -486,7 +536,10 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
             let half = end / 2.0;
             rows.push(row(
                 &format!("throughput flow_a / flow_b / flow_c, {half:.1}-{end:.1} s (Gb/s)"),
-                (0..3).map(|f| f2(mean(r, f, half, end))).collect::<Vec<_>>().join(" / "),
+                (0..3)
+                    .map(|f| f2(mean(r, f, half, end)))
+                    .collect::<Vec<_>>()
+                    .join(" / "),
                 "the other two absorb the bandwidth",
             ));
             rows.push(row("drops", r.drops().to_string(), "0"));
@@ -497,7 +550,8 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                 ylabel: "rate (Gb/s)".into(),
                 series: vec![
                     Series::new("flow_a Rc", RED, time_series(r, |s| gbps(s.flows[a].rc))),
-                    Series::new("flow_a Rt", ORANGE, time_series(r, |s| gbps(s.flows[a].rt))).dashed(),
+                    Series::new("flow_a Rt", ORANGE, time_series(r, |s| gbps(s.flows[a].rt)))
+                        .dashed(),
                 ],
                 y_range: Some((0.0, 10.5)),
                 ..Panel::default()
@@ -522,7 +576,8 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
             let mut sorted = diffs.clone();
             sorted.sort_by(f64::total_cmp);
             let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
-            let within = diffs.iter().filter(|&&d| d <= 0.05).count() as f64 / diffs.len().max(1) as f64;
+            let within =
+                diffs.iter().filter(|&&d| d <= 0.05).count() as f64 / diffs.len().max(1) as f64;
             let name_f = &cfg.flows[f].name;
             rows.push(row(
                 &format!("{name_f}: median |throughput - Rc| / Rc per 1 ms sample (Rc in payload terms, capped at the {ceiling:.2} Gb/s goodput of the wire)"),
@@ -560,13 +615,18 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
         }
         "fig4" | "fig5" => {
             let half = end / 2.0;
-            let v: Vec<f64> = (0..cfg.flows.len()).map(|f| mean(r, f, half, end)).collect();
+            let v: Vec<f64> = (0..cfg.flows.len())
+                .map(|f| mean(r, f, half, end))
+                .collect();
             let mut leaf_of = Vec::new();
             for (l, &n) in cfg.leaves.iter().enumerate() {
                 leaf_of.extend(std::iter::repeat_n(l, n as usize));
             }
             let group = |pred: &dyn Fn(usize) -> bool| {
-                let xs: Vec<f64> = (0..v.len()).filter(|&k| pred(leaf_of[k])).map(|k| v[k]).collect();
+                let xs: Vec<f64> = (0..v.len())
+                    .filter(|&k| pred(leaf_of[k]))
+                    .map(|k| v[k])
+                    .collect();
                 xs.iter().sum::<f64>() / xs.len().max(1) as f64
             };
             let max_leaf = cfg.leaves.iter().copied().max().unwrap_or(0);
@@ -590,15 +650,35 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                     f2(v.iter().sum::<f64>() / v.len() as f64),
                     "~1.1 each (ideal 1.25)",
                 ));
-                rows.push(row("small leaves / 4-sender leaf, mean (Gb/s)", format!("{} / {}", f2(small), f2(big)), "same share"));
+                rows.push(row(
+                    "small leaves / 4-sender leaf, mean (Gb/s)",
+                    format!("{} / {}", f2(small), f2(big)),
+                    "same share",
+                ));
             }
             rows.push(row(
                 "per sender (Gb/s), nodes 5-12",
                 v.iter().map(|x| f2(*x)).collect::<Vec<_>>().join(" "),
-                if name == "fig4" { "1.58 1.58 0.81 0.81 0.81 0.81 1.58 1.58" } else { "~1.1 each" },
+                if name == "fig4" {
+                    "1.58 1.58 0.81 0.81 0.81 0.81 1.58 1.58"
+                } else {
+                    "~1.1 each"
+                },
             ));
-            rows.push(row("Jain's index", format!("{:.4}", jain(&v)), if name == "fig4" { "parking lot (0.89 for the paper's values)" } else { "equal share" }));
-            rows.push(row("aggregate (Gb/s)", f2(v.iter().sum()), "tracks the receiver link"));
+            rows.push(row(
+                "Jain's index",
+                format!("{:.4}", jain(&v)),
+                if name == "fig4" {
+                    "parking lot (0.89 for the paper's values)"
+                } else {
+                    "equal share"
+                },
+            ));
+            rows.push(row(
+                "aggregate (Gb/s)",
+                f2(v.iter().sum()),
+                "tracks the receiver link",
+            ));
             rows.push(row("drops", r.drops().to_string(), "0"));
             rows.push(row(
                 "PFC pause frames / ECN marks / max queue",
@@ -646,7 +726,10 @@ fn fig9(cfg: &NetConfig, dir: &Path, progress: impl FnMut(f64)) -> Result<Report
     let cycle = crate::config::cycle_ps(&P);
     let cycles = cfg.duration_ps / cycle;
     let every = (cfg.sample_ps / cycle).max(1);
-    let regs = cfg.flows.first().map_or(Config::paper_table2(&P), |f| f.registers);
+    let regs = cfg
+        .flows
+        .first()
+        .map_or(Config::paper_table2(&P), |f| f.registers);
     let run = emulated::run(
         regs,
         cfg.frame.stream_bytes(),
@@ -711,7 +794,11 @@ fn fig9(cfg: &NetConfig, dir: &Path, progress: impl FnMut(f64)) -> Result<Report
                 title: "throughput over the 5000-cycle window vs threshold".into(),
                 xlabel: "time (ms)".into(),
                 ylabel: "Gb/s".into(),
-                series: vec![Series::new("window throughput", BLUE, pts(&|p| p.window_gbps))],
+                series: vec![Series::new(
+                    "window throughput",
+                    BLUE,
+                    pts(&|p| p.window_gbps),
+                )],
                 hlines: vec![(run.threshold_gbps, RED, "threshold".into())],
                 vlines: vl.clone(),
                 y_range: Some((0.0, 10.5)),
@@ -733,7 +820,11 @@ fn fig9(cfg: &NetConfig, dir: &Path, progress: impl FnMut(f64)) -> Result<Report
                 title: "alpha (dashed green: CNPs)".into(),
                 xlabel: "time (ms)".into(),
                 ylabel: "alpha".into(),
-                series: vec![Series::new("alpha", PALETTE[4], pts(&|p| f64::from(p.alpha) / 1024.0))],
+                series: vec![Series::new(
+                    "alpha",
+                    PALETTE[4],
+                    pts(&|p| f64::from(p.alpha) / 1024.0),
+                )],
                 vlines: vl,
                 y_range: Some((0.0, 1.05)),
                 ..Panel::default()

@@ -373,7 +373,8 @@ impl Figure {
                 } => {
                     let mut path = String::new();
                     for (k, (x, y)) in pts.iter().enumerate() {
-                        let _ = write!(path, "{}{:.1},{:.1}", if k == 0 { "M" } else { " L" }, x, y);
+                        let _ =
+                            write!(path, "{}{:.1},{:.1}", if k == 0 { "M" } else { " L" }, x, y);
                     }
                     let _ = writeln!(
                         s,
@@ -381,7 +382,11 @@ impl Figure {
                         color.0,
                         color.1,
                         color.2,
-                        if dashed { r#" stroke-dasharray="6,4""# } else { "" }
+                        if dashed {
+                            r#" stroke-dasharray="6,4""#
+                        } else {
+                            ""
+                        }
                     );
                 }
                 Prim::Rect { x, y, w, h, color } => {
@@ -543,12 +548,8 @@ fn bitmap_text(
         for (row, bits) in glyph.iter().enumerate() {
             for col in 0..8 {
                 if bits >> col & 1 == 1 {
-                    let r = Rect::from_xywh(
-                        gx + col as f32 * dot,
-                        (row as f32 - 7.0) * dot,
-                        dot,
-                        dot,
-                    );
+                    let r =
+                        Rect::from_xywh(gx + col as f32 * dot, (row as f32 - 7.0) * dot, dot, dot);
                     if let Some(r) = r {
                         pm.fill_rect(r, &p, tf, None);
                     }

@@ -217,9 +217,7 @@ impl Sender {
             let c = self.cycle;
             self.mac(c, out);
             let i = self.inputs(c);
-            let mut horizon = end
-                .min(self.mac_change(c))
-                .min(self.pin_change(c));
+            let mut horizon = end.min(self.mac_change(c)).min(self.pin_change(c));
             if c < self.start_cycle {
                 horizon = horizon.min(self.start_cycle);
             }

@@ -23,20 +23,42 @@ const CONTROL_WIRE_BYTES: u64 = 84;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
     /// A frame has fully arrived at `sw`'s ingress `port`.
-    Arrive { sw: usize, port: usize, pkt: Packet },
+    Arrive {
+        sw: usize,
+        port: usize,
+        pkt: Packet,
+    },
     /// `sw`'s uplink has finished a frame.
-    UplinkFree { sw: usize },
+    UplinkFree {
+        sw: usize,
+    },
     /// A PFC frame reaches `sw`'s uplink from downstream.
-    PauseUplink { sw: usize, xoff: bool },
+    PauseUplink {
+        sw: usize,
+        xoff: bool,
+    },
     /// A PFC frame reaches sender `s`.
-    PauseSender { s: usize, xoff: bool },
-    Refresh { sw: usize, port: usize, generation: u64 },
+    PauseSender {
+        s: usize,
+        xoff: bool,
+    },
+    Refresh {
+        sw: usize,
+        port: usize,
+        generation: u64,
+    },
     /// The pause of `sw`'s uplink may have expired.
-    Wake { sw: usize },
+    Wake {
+        sw: usize,
+    },
     /// A frame has fully arrived at the receiver.
-    Deliver { pkt: Packet },
+    Deliver {
+        pkt: Packet,
+    },
     /// A CNP reaches sender `s`.
-    Cnp { s: usize },
+    Cnp {
+        s: usize,
+    },
     Sample,
 }
 
@@ -240,12 +262,12 @@ impl Network {
                     departures.clear();
                     self.senders[s].advance_to(t1, &mut departures);
                     let (sw, port) = self.attach[s];
-                    for k in 0..departures.len() {
+                    for &t in &departures {
                         let pkt = Packet {
                             flow: s as u16,
                             ce: false,
                         };
-                        self.push(departures[k], Ev::Arrive { sw, port, pkt });
+                        self.push(t, Ev::Arrive { sw, port, pkt });
                     }
                 }
                 now = t1;

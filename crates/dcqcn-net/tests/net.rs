@@ -1,0 +1,298 @@
+//! The network simulation's contracts: determinism, configuration errors, switch invariants, the
+//! notification point's CNP interval, link timing, and short experiment sanity checks.
+
+use dcqcn_model::Params;
+use dcqcn_net::config::{apply_file, NetConfig, PS_PER_S};
+use dcqcn_net::experiment::{default_config, jain};
+use dcqcn_net::sim::{csv, Network, RunResult};
+use dcqcn_net::switch::{Action, Packet, Switch};
+use dcqcn_net::NetError;
+
+const MS: u64 = PS_PER_S / 1000;
+
+fn run(cfg: &NetConfig) -> RunResult {
+    Network::new(cfg.clone()).run(|_| {})
+}
+
+fn names(cfg: &NetConfig) -> Vec<String> {
+    cfg.flows.iter().map(|f| f.name.clone()).collect()
+}
+
+/// The incast with RED marking on a wide probabilistic band, so that the seed matters.
+fn red_incast(seed: u64) -> NetConfig {
+    let mut c = default_config("fig12").unwrap();
+    c.duration_ps = 20 * MS;
+    c.seed = seed;
+    c.switch.kmin_bytes = 1_000;
+    c.switch.kmax_bytes = 10_000_000;
+    c.switch.pmax = 0.2;
+    c
+}
+
+#[test]
+fn same_seed_same_csv_other_seed_other_marks() {
+    let a = run(&red_incast(1));
+    let b = run(&red_incast(1));
+    let c = run(&red_incast(2));
+    let n = names(&red_incast(1));
+    assert!(
+        a.switches[0].marks > 10,
+        "the band must mark: {:?}",
+        a.switches[0]
+    );
+    assert_eq!(csv(&n, &a), csv(&n, &b));
+    assert_ne!(csv(&n, &a), csv(&n, &c));
+    assert_ne!(a.switches[0].marks, c.switches[0].marks);
+}
+
+fn field_error(text: &str) -> (usize, String, String) {
+    let mut c = default_config("fig12").unwrap();
+    match apply_file(&mut c, text, "bad.toml") {
+        Err(NetError::Field {
+            file,
+            line,
+            field,
+            message,
+        }) => {
+            assert_eq!(file, "bad.toml");
+            (line, field, message)
+        }
+        Err(NetError::Registers(e)) => (0, "registers".into(), e.to_string()),
+        other => panic!("expected a field error, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_toml_names_file_line_and_field() {
+    let (line, field, msg) = field_error("seed = 3\n[switch]\nkmin = \"5 parsecs\"\n");
+    assert_eq!((line, field.as_str()), (3, "switch.kmin"));
+    assert!(msg.contains("parsecs"), "{msg}");
+    let (line, field, _) = field_error("[switch]\nxoff = \"100KB\"\nxon = \"200KB\"\n");
+    assert_eq!((line, field.as_str()), (3, "switch.xon"));
+    let (line, field, _) = field_error("[link]\ndelay = \"1ns\"\n");
+    assert_eq!((line, field.as_str()), (2, "link.delay"));
+    let (line, field, _) = field_error("[[flow]]\nstop = \"1s\"\n");
+    assert_eq!((line, field.as_str()), (1, "flow"));
+    // A register of a flow: the model's own parser, same file and line.
+    let (_, _, msg) = field_error(
+        "[[flow]]\n[flow.registers]\nrai = \"6MB/s\"\n[[flow]]\n[[flow]]\n[flow.registers]\ndec_interval = \"1ms\"\n",
+    );
+    assert!(msg.starts_with("bad.toml:7: `dec_interval`"), "{msg}");
+    let mut c = default_config("fig12").unwrap();
+    match apply_file(&mut c, "[switch]\nkmn = 3\n", "bad.toml") {
+        Err(e @ NetError::Syntax { .. }) => {
+            let m = e.to_string();
+            assert!(
+                m.starts_with("bad.toml: line 2:") && m.contains("kmn"),
+                "{m}"
+            );
+            assert_eq!(e.exit_code(), 2);
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+}
+
+#[test]
+fn good_toml_overrides_defaults() {
+    let mut c = default_config("fig13").unwrap();
+    apply_file(
+        &mut c,
+        "seed = 9\nduration = \"50ms\"\n[switch]\npmax = 0.5\n[topology]\nleaves = [2, 2]\n",
+        "ok.toml",
+    )
+    .unwrap();
+    assert_eq!(c.seed, 9);
+    assert_eq!(c.duration_ps, 50 * MS);
+    assert_eq!(c.switch.pmax, 0.5);
+    assert_eq!(c.flows.len(), 4);
+    // The added sender runs the last flow's registers; flow_a keeps its 200 ms timer.
+    assert_eq!(c.flows[0].registers.inc_interval, 31_250_000);
+    assert_eq!(c.flows[3].registers, c.flows[2].registers);
+}
+
+fn pkt() -> Packet {
+    Packet { flow: 0, ce: false }
+}
+
+#[test]
+fn pfc_xoff_once_above_threshold_xon_below_hysteresis() {
+    let mut cfg = NetConfig::default_network().switch;
+    cfg.xoff_bytes = 10_000;
+    cfg.xon_bytes = 5_000;
+    cfg.ecn = false;
+    let mut sw = Switch::new(cfg, 2, 1_000, 1_000_000, 1, 0);
+    let mut out = Vec::new();
+    let xoffs = |out: &[Action]| {
+        out.iter()
+            .filter(|a| matches!(a, Action::Pfc { xoff: true, .. }))
+            .count()
+    };
+    let xons = |out: &[Action]| {
+        out.iter()
+            .filter(|a| matches!(a, Action::Pfc { xoff: false, .. }))
+            .count()
+    };
+    // The first frame goes straight to the uplink; the others queue on port 1.
+    for k in 0..12 {
+        sw.arrive(k, 1, pkt(), &mut out);
+    }
+    assert_eq!(sw.ingress_bytes(1), 11_000);
+    assert_eq!(xoffs(&out), 1, "one XOFF when use crosses 10 kB");
+    assert!(sw.ingress_paused(1));
+    out.clear();
+    // Drain: no XON until use falls below 5 kB.
+    let mut t = 100;
+    while sw.ingress_bytes(1) >= 5_000 {
+        assert_eq!(xons(&out), 0, "XON at {} bytes", sw.ingress_bytes(1));
+        sw.uplink_free(t, &mut out);
+        t += 1;
+    }
+    assert_eq!(xons(&out), 1);
+    assert!(!sw.ingress_paused(1));
+    assert_eq!(sw.stats.xoff_sent, 1);
+    assert!(sw.ingress_bytes(1) < 5_000 && sw.ingress_bytes(1) >= 4_000);
+}
+
+#[test]
+fn pfc_refresh_keeps_pause_only_while_paused() {
+    let mut cfg = NetConfig::default_network().switch;
+    cfg.xoff_bytes = 2_000;
+    cfg.xon_bytes = 1_000;
+    let mut sw = Switch::new(cfg, 1, 1_000, 1_000, 1, 0);
+    let mut out = Vec::new();
+    for k in 0..4 {
+        sw.arrive(k, 0, pkt(), &mut out);
+    }
+    let gen = out
+        .iter()
+        .find_map(|a| match a {
+            Action::Refresh { generation, .. } => Some(*generation),
+            _ => None,
+        })
+        .expect("an XOFF schedules its refresh");
+    out.clear();
+    sw.refresh(600, 0, gen, &mut out);
+    assert!(matches!(out[0], Action::Pfc { xoff: true, .. }));
+    out.clear();
+    sw.refresh(600, 0, gen + 1, &mut out);
+    assert!(out.is_empty(), "a stale refresh sends nothing");
+}
+
+#[test]
+fn pfc_with_headroom_is_lossless_and_buffer_bounds_the_queue() {
+    // PFC only, 8 senders at line rate into one receiver: no drop, ports within XOFF + headroom.
+    let mut c = default_config("fig4").unwrap();
+    c.duration_ps = 10 * MS;
+    let r = run(&c);
+    assert_eq!(r.drops(), 0);
+    assert!(r.switches.iter().map(|s| s.xoff_sent).sum::<u64>() > 0);
+    for s in &r.switches {
+        assert!(s.max_ingress_bytes <= c.switch.xoff_bytes + c.switch.headroom_bytes);
+    }
+    // Without PFC and with a small buffer the switch drops, and never holds more than its buffer.
+    c.switch.pfc = false;
+    c.switch.buffer_bytes = 50_000;
+    let r = run(&c);
+    assert!(r.drops() > 0);
+    for s in &r.switches {
+        assert!(s.max_queue_bytes <= 50_000, "{s:?}");
+    }
+}
+
+#[test]
+fn receiver_sends_at_most_one_cnp_per_flow_per_interval() {
+    // Bypassed senders keep the queue up; every frame leaves marked.
+    let mut c = default_config("fig11").unwrap();
+    c.duration_ps = 10 * MS;
+    c.switch.kmin_bytes = 0;
+    c.switch.kmax_bytes = 1;
+    c.receiver.cnp_interval_ps = 50_000_000;
+    let r = run(&c);
+    for (f, &n) in r.flow_cnps.iter().enumerate() {
+        // 10 ms / 50 us = 200 intervals; marked frames arrive every ~10 us per flow.
+        assert!((150..=201).contains(&n), "flow {f}: {n} CNPs");
+    }
+    c.receiver.cnp_interval_ps = 4_000_000;
+    let r = run(&c);
+    for &n in &r.flow_cnps {
+        assert!(
+            n > 500,
+            "a 4 us interval lets a CNP follow most marked frames: {n}"
+        );
+    }
+}
+
+#[test]
+fn one_sender_fills_the_link_at_wire_speed() {
+    let mut c = default_config("fig12").unwrap();
+    c.leaves = vec![1];
+    c.flows.truncate(1);
+    c.flows[0].stop_ps = None;
+    c.duration_ps = 10 * MS;
+    let r = run(&c);
+    // One frame per (4112 + 46 + 20) bytes at 10 Gb/s = 3342.4 ns, after the first frame's
+    // way through the limiter, the MAC, two links and the switch (a few microseconds).
+    let wire = (4096.0 + 16.0 + 46.0 + 20.0) * 0.8;
+    let ideal = (10e6 / wire) as u64;
+    let got = r.flow_frames[0];
+    assert!(
+        got <= ideal && got + 4 >= ideal,
+        "{got} frames, ideal {ideal}"
+    );
+    assert_eq!(r.drops(), 0);
+    // DCQCN never saw a mark (no queue), so Rc stays at line rate.
+    let last = r.samples.last().unwrap();
+    assert_eq!(last.flows[0].rc, Params::DEFAULT.line_rate());
+}
+
+#[test]
+fn bypassed_incast_is_fair_and_dcqcn_keeps_the_queue_lower() {
+    let mut by = default_config("fig11").unwrap();
+    by.duration_ps = 40 * MS;
+    let mut dc = default_config("fig12").unwrap();
+    dc.duration_ps = 40 * MS;
+    let rb = run(&by);
+    let rd = run(&dc);
+    let thr = |r: &RunResult| -> Vec<f64> {
+        r.flow_payload_bytes
+            .iter()
+            .map(|&b| b as f64 * 8.0 / 0.04 / 1e9)
+            .collect()
+    };
+    let tb = thr(&rb);
+    assert!(jain(&tb) > 0.99, "round-robin incast share: {tb:?}");
+    assert!(tb.iter().sum::<f64>() > 9.5);
+    let mean_q = |r: &RunResult| {
+        r.samples
+            .iter()
+            .map(|s| s.switches[0].queue_bytes as f64)
+            .sum::<f64>()
+            / r.samples.len() as f64
+    };
+    assert!(
+        mean_q(&rd) < 0.5 * mean_q(&rb),
+        "DCQCN queue {} vs bypass {}",
+        mean_q(&rd),
+        mean_q(&rb)
+    );
+    assert!(rd.flow_cnps.iter().all(|&n| n > 0));
+    assert_eq!(rd.drops(), 0);
+}
+
+#[test]
+fn experiments_write_csv_svg_png_and_table() {
+    let dir = std::env::temp_dir().join(format!("dcqcn-net-test-{}", std::process::id()));
+    let mut c = default_config("fig5").unwrap();
+    c.duration_ps = 5 * MS;
+    let rep = dcqcn_net::experiment::run("fig5", &c, &dir, |_| {}).unwrap();
+    assert!(rep.rows.iter().any(|r| r.paper.contains("1.1")));
+    let png = std::fs::read(dir.join("fig5.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 10_000);
+    let svg = std::fs::read_to_string(dir.join("fig5.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("node12"));
+    let csv = std::fs::read_to_string(dir.join("fig5.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 5);
+    assert!(csv.starts_with("time_s,node5_gbps,"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
