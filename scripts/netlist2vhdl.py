@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""netlist2vhdl: gate-level VHDL twin of dcqcn_cosim_top, built from the Verilog RTL with Yosys.
+"""netlist2vhdl: the Verilog RTL as a gate-level VHDL entity dcqcn_cosim_top (Yosys), for tb_golden.
 
 Until the VHDL RTL exists, testbench/vhdl/tb_golden.vhd replays golden vectors on this netlist.
 Yosys 0.23 cannot elaborate the hierarchical references of verilator/dcqcn_cosim_top.sv, so this

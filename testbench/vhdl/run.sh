@@ -11,7 +11,8 @@
 # testbench/vhdl/tb_golden.vhd with `ghdl -a --std=08`, elaborates and runs tb_golden, prints the
 # testbench's PASS / MISMATCH / `<file>:<line>: <reason>` line and the replay speed. Exits non-zero if
 # any set fails. GHDL's full output of each set is kept in target/golden-vhdl/logs/<set>.log.
-# Environment: GHDL (default ghdl), YOSYS (default yosys), PYTHON (default python3).
+# Environment: GHDL (default ghdl), YOSYS (default yosys), PYTHON (default python3), RTL_DATA_BYTES
+# (builds the DUT with this beat width instead of the set's, to check that the mismatch is reported).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -70,6 +71,8 @@ for dir in "${sets[@]}"; do
     fail=1
     continue
   fi
+  # RTL_DATA_BYTES forces the DUT's beat width (to check that a mismatch is reported)
+  db=${RTL_DATA_BYTES:-$db}
   clk_hz=156250000
   line_rate=1250000000
   if [ -f "$dir/manifest.txt" ]; then

@@ -605,7 +605,8 @@ begin
       -- line 1: magic and version; comments are allowed anywhere after it
       read_line;
       if L.all /= "dcqcn-golden 1" then
-        fail("header differs: line 1 is `" & L.all & "`, expected `dcqcn-golden 1`");
+        fail("header differs (magic or format version): line 1 is `" & L.all &
+             "`, this testbench reads `dcqcn-golden 1`");
       end if;
       for h in 0 to NFIELDS + 1 loop
         loop

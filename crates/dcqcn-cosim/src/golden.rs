@@ -496,7 +496,7 @@ impl<'a> Decoder<'a> {
                 ))
             }
         };
-        let actual = crc32(0, text[..body_end].as_bytes());
+        let actual = crc32(0, &text.as_bytes()[..body_end]);
         if actual != crc {
             return Err(at(
                 file,
@@ -725,7 +725,7 @@ pub enum Source {
         seed: u64,
     },
     /// A saved fuzz case, copied into the set as `case.json`.
-    Case(SavedCase),
+    Case(Box<SavedCase>),
 }
 
 /// Everything a set is generated from.
@@ -783,7 +783,7 @@ impl SetDef {
             stimulus: c.stimulus.clone(),
             seed: c.seed,
             cycles: saved.cycles,
-            source: Source::Case(saved),
+            source: Source::Case(Box::new(saved)),
         })
     }
 }

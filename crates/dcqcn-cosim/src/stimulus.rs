@@ -247,7 +247,7 @@ impl FrameSource {
                     *r = s2;
                     carry = u64::from(c1) + u64::from(c2);
                 }
-                if db % 8 != 0 {
+                if !db.is_multiple_of(8) {
                     self.ramp[words - 1] &= (1u64 << (8 * (db % 8))) - 1;
                 }
                 tdata[..words].copy_from_slice(&self.ramp[..words]);
