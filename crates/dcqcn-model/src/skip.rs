@@ -39,7 +39,24 @@ impl RateLimiter {
     /// `i` held (0 if the next cycle is not such a cycle).
     fn quiet_stretch(&self, i: &Inputs) -> u64 {
         let s = &self.state;
-        let p = &self.params;
+        // The output register must neither drain nor be refilled: the cheapest test, and the one
+        // that fails on most busy cycles, comes first.
+        if s.gate.m_valid && i.m_axis_tready {
+            return 0;
+        }
+        // With the output register empty, a valid beat must stay refused for lack of credit:
+        // credit + (k - 1) bpc < need for the k-th cycle (no bound if bpc is 0).
+        let mut credit_bound = u64::MAX;
+        if i.s_axis.tvalid && !s.gate.m_valid {
+            let need = u64::from(keep_bytes(i.s_axis.tkeep)) << 16;
+            let credit = s.gate.credit;
+            if credit >= need {
+                return 0;
+            }
+            if let Some(k) = (need - credit - 1).checked_div(u64::from(s.gate.bpc)) {
+                credit_bound = k + 1;
+            }
+        }
         let bus = &s.regs.axil;
         let settled = s.cnp.cnp_meta == i.cnp && s.cnp.cnp_sync == i.cnp && s.cnp.cnp_prev == i.cnp;
         if i.rst
@@ -50,27 +67,12 @@ impl RateLimiter {
             || bus.rvalid
             || (i.axil.awvalid && i.axil.wvalid)
             || i.axil.arvalid
-            // The output register must neither drain nor be refilled.
-            || (s.gate.m_valid && i.m_axis_tready)
             // bpc must already follow Rc, so that the credit grows by one constant per cycle.
-            || s.gate.bpc != p.bpc(s.rc)
+            || s.gate.bpc != self.params.bpc(s.rc)
         {
             return 0;
         }
-        let mut n = self.quiet_cycles_ahead();
-        if i.s_axis.tvalid && !s.gate.m_valid {
-            // The source waits for credit: the beat must stay refused in every skipped cycle.
-            let need = u64::from(keep_bytes(i.s_axis.tkeep)) << 16;
-            let credit = s.gate.credit;
-            if credit >= need {
-                return 0;
-            }
-            // credit + (k - 1) bpc < need for the k-th cycle (no bound if bpc is 0).
-            if let Some(k) = (need - credit - 1).checked_div(u64::from(s.gate.bpc)) {
-                n = n.min(k + 1);
-            }
-        }
-        n
+        self.quiet_cycles_ahead().min(credit_bound)
     }
 
     /// `n` quiet cycles without a load or a transfer, in closed form (the conditions are those of
@@ -105,7 +107,8 @@ impl RateLimiter {
             stall,
             ..CycleEvents::default()
         };
-        self.quiet_budget = 0;
+        // The budget is a function of the state: what a full step would have left.
+        self.quiet_budget = self.quiet_cycles_ahead();
     }
 
     /// Steps one cycle; if it changed no register and moved no beat, the remaining cycles up to

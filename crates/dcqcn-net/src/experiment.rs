@@ -487,51 +487,45 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
             rows.push(row(
                 "flow_a climbs (Rc up > 10 % in one sample) / mean period",
                 format!("{} / {period}", climbs.len()),
-                "repeating; period set by the 200 ms timer",
+                "repeating",
             ));
-            // Decay after each climb: time for Rc to fall to 1/e of its peak, and CNPs meanwhile.
+            // After each climb: the peak Rc, Rc 100 ms later (or at the next climb), CNPs between.
+            let horizon = (s_to_ps(0.1) / cfg.sample_ps) as usize;
             let mut decays = Vec::new();
-            for &k in &climbs {
-                let peak = r.samples[k..]
+            for (n, &k) in climbs.iter().enumerate() {
+                let stop = climbs
+                    .get(n + 1)
+                    .copied()
+                    .unwrap_or(r.samples.len())
+                    .min(k + horizon)
+                    .min(r.samples.len() - 1);
+                let peak = r.samples[k..=stop]
                     .iter()
-                    .take(20)
                     .map(|s| s.flows[a].rc)
                     .max()
                     .unwrap_or(0);
-                let kp = k + r.samples[k..]
-                    .iter()
-                    .position(|s| s.flows[a].rc == peak)
-                    .unwrap_or(0);
-                let thr = f64::from(peak) / std::f64::consts::E;
-                if let Some(j) = r.samples[kp..]
-                    .iter()
-                    .position(|s| f64::from(s.flows[a].rc) <= thr)
-                {
-                    let cnps: u64 = r.samples[kp..kp + j].iter().map(|s| s.flows[a].cnps).sum();
-                    decays.push((
-                        gbps(peak),
-                        t_s(r.samples[kp + j].t_ps - r.samples[kp].t_ps),
-                        cnps,
-                    ));
-                }
+                let cnps: u64 = r.samples[k..=stop].iter().map(|s| s.flows[a].cnps).sum();
+                let later = r.samples[stop].flows[a].rc;
+                let dt = t_s(r.samples[stop].t_ps - r.samples[k].t_ps);
+                decays.push((t_s(r.samples[k].t_ps), gbps(peak), gbps(later), dt, cnps));
             }
             rows.push(row(
-                "flow_a peak Rc after a climb (Gb/s), each climb",
+                "flow_a after each climb: time, peak Rc -> Rc later (Gb/s), CNPs in between",
                 decays
                     .iter()
-                    .map(|d| f2(d.0))
+                    .map(|d| format!("{:.2} s: {:.2} -> {:.2} after {:.0} ms, {} CNPs", d.0, d.1, d.2, d.3 * 1e3, d.4))
                     .collect::<Vec<_>>()
-                    .join(", "),
-                "sharp climb toward the bottleneck rate",
+                    .join("; "),
+                "sharp climb toward the bottleneck rate, then approximately exponential decay over many CNPs",
             ));
+            let gaps: Vec<f64> = climb_t.windows(2).map(|w| w[1] - w[0]).collect();
             rows.push(row(
-                "flow_a decay to 1/e of the peak: time (ms) and CNPs, each climb",
-                decays
-                    .iter()
-                    .map(|d| format!("{:.1} ms / {}", d.1 * 1e3, d.2))
+                "flow_a time between climbs (s)",
+                gaps.iter()
+                    .map(|g| format!("{g:.2}"))
                     .collect::<Vec<_>>()
                     .join(", "),
-                "approximately exponential decay over many CNPs",
+                "climbs recur; a climb needs 200 ms without a CNP",
             ));
             let half = end / 2.0;
             rows.push(row(
