@@ -1,7 +1,8 @@
 //! Simulated seconds per wall second of the network simulation, one core, in one run: `fig12`
 //! (3 senders, one switch) and `fig5` (8 senders, two tiers), each for NET_BENCH_SECONDS of
 //! simulated time (default 0.05 s) from the experiment's defaults. Also reports the share of
-//! limiter cycles that the closed-form skip advanced, which is what sets the speed.
+//! limiter cycles that the closed-form skip advanced, which is what sets the speed, and fig5 once
+//! more with every cycle stepped (`fig5/step`), the speed without the skip.
 
 use dcqcn_net::experiment::default_config;
 use dcqcn_net::sim::Network;
@@ -13,9 +14,20 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0.05);
     println!("experiment  senders  simulated_s  wall_s  sim_s_per_wall_s  limiter_cycles  skipped");
-    for name in ["fig12", "fig5", "fig4"] {
+    for (name, skip) in [
+        ("fig12", true),
+        ("fig5", true),
+        ("fig4", true),
+        ("fig5", false),
+    ] {
         let mut cfg = default_config(name).expect("built-in experiment");
         cfg.duration_ps = (seconds * 1e12) as u64;
+        cfg.sender.skip = skip;
+        let name = if skip {
+            name.to_string()
+        } else {
+            format!("{name}/step")
+        };
         let n = cfg.flows.len();
         let t0 = Instant::now();
         let r = Network::new(cfg).run(|_| {});

@@ -109,6 +109,9 @@ pub struct SenderCfg {
     pub mac_fifo_bytes: u32,
     /// Cycles the receive path holds the rate limiter's `cnp` pin high per CNP.
     pub cnp_pulse_cycles: u32,
+    /// Advance uneventful stretches with `RateLimiter::skip` (false: step every cycle; the results
+    /// are the same, only slower).
+    pub skip: bool,
 }
 
 /// One sender's flow.
@@ -178,6 +181,7 @@ impl NetConfig {
             sender: SenderCfg {
                 mac_fifo_bytes: 2 * 4112,
                 cnp_pulse_cycles: 4,
+                skip: true,
             },
             leaves: vec![],
             flows: vec![],
@@ -340,6 +344,7 @@ struct ReceiverFile {
 struct SenderFile {
     mac_fifo: V,
     cnp_pulse_cycles: V,
+    skip: V,
 }
 
 #[derive(Deserialize)]
@@ -566,6 +571,7 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
             "sender.cnp_pulse_cycles",
             &mut cfg.sender.cnp_pulse_cycles,
         )?;
+        r.flag(&s.skip, "sender.skip", &mut cfg.sender.skip)?;
     }
     if let Some(t) = &parsed.topology {
         if let Some(v) = &t.leaves {

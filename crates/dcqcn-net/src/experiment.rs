@@ -574,7 +574,7 @@ fn analyse(name: &str, cfg: &NetConfig, r: &RunResult) -> Result<(Vec<Row>, Figu
                 diffs.iter().filter(|&&d| d <= 0.05).count() as f64 / diffs.len().max(1) as f64;
             let name_f = &cfg.flows[f].name;
             rows.push(row(
-                &format!("{name_f}: median |throughput - Rc| / Rc per 1 ms sample (Rc in payload terms, capped at the {ceiling:.2} Gb/s goodput of the wire)"),
+                &format!("{name_f}: median of abs(throughput - Rc) / Rc per 1 ms sample (Rc in payload terms, capped at the {ceiling:.2} Gb/s goodput of the wire)"),
                 format!("{:.2} %", median * 100.0),
                 "curves overlap throughout the run",
             ));

@@ -45,6 +45,7 @@ pub struct Sender {
     cnp_arrivals: VecDeque<u64>,
     pin_until: u64,
     pulse_cycles: u64,
+    use_skip: bool,
     /// Counters (cumulative).
     pub frames_sent: u64,
     pub cnps_received: u64,
@@ -95,6 +96,7 @@ impl Sender {
             cnp_arrivals: VecDeque::new(),
             pin_until: 0,
             pulse_cycles: u64::from(cfg.cnp_pulse_cycles),
+            use_skip: cfg.skip,
             frames_sent: 0,
             cnps_received: 0,
             pauses_received: 0,
@@ -224,7 +226,7 @@ impl Sender {
             if c < self.stop_cycle {
                 horizon = horizon.min(self.stop_cycle);
             }
-            if horizon > c + 1 {
+            if self.use_skip && horizon > c + 1 {
                 let k = self.rl.skip(&i, horizon - c);
                 if k > 0 {
                     self.skipped_cycles += k;

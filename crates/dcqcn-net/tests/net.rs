@@ -296,3 +296,23 @@ fn experiments_write_csv_svg_png_and_table() {
     assert!(csv.starts_with("time_s,node5_gbps,"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn skipping_is_invisible_in_the_results() {
+    // The closed-form skip (proven per limiter in dcqcn-model/tests/skip.rs) changes nothing at
+    // network level either: DCQCN incast and bypassed tree, same CSV with every cycle stepped.
+    for (name, ms) in [("fig12", 15), ("fig4", 5)] {
+        let mut c = default_config(name).unwrap();
+        c.duration_ps = ms * MS;
+        let fast = run(&c);
+        c.sender.skip = false;
+        let slow = run(&c);
+        assert!(
+            fast.skipped_cycles > fast.stepped_cycles / 2,
+            "{name}: skip unused"
+        );
+        assert_eq!(slow.skipped_cycles, 0);
+        assert_eq!(csv(&names(&c), &fast), csv(&names(&c), &slow), "{name}");
+        assert_eq!(fast.switches, slow.switches);
+    }
+}
