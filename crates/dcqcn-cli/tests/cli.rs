@@ -301,3 +301,31 @@ fn golden_gen_verify_stale_and_corrupt() {
     );
     let _ = std::fs::remove_dir_all(d);
 }
+
+#[test]
+fn net_runs_an_experiment_and_rejects_bad_parameters() {
+    let d = tmp("net");
+    // fig9 with no network is the shortest experiment: table, CSV, SVG, PNG, exit 0.
+    let o = dcqcn(&["net", "fig9", "--quiet", "--duration", "0.005"], &d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("| alpha at CNP 1") && out.contains("| 1 |"),
+        "{out}"
+    );
+    for f in ["fig9.csv", "fig9.svg", "fig9.png", "fig9-table.md"] {
+        assert!(d.join("out/net/fig9").join(f).is_file(), "{f} missing");
+    }
+    std::fs::write(d.join("bad.toml"), "seed = 1\n[switch]\nxoff = \"lots\"\n").unwrap();
+    let o = dcqcn(&["net", "fig12", "--config", "bad.toml"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("bad.toml:3: `switch.xoff`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dcqcn(&["net", "fig99"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown experiment `fig99`"));
+    let _ = std::fs::remove_dir_all(d);
+}

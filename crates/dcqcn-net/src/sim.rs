@@ -147,7 +147,8 @@ pub struct Network {
     flows: Vec<FlowCounters>,
     heap: BinaryHeap<Reverse<(u64, u64, Ev)>>,
     seq: u64,
-    ser_frame_ps: u64,
+    /// Wire time of a frame (with its preamble and gap): the uplink is busy this long, and the
+    /// far end has the whole frame this long plus the propagation delay after it started.
     wire_frame_ps: u64,
     pause_ps: u64,
     control_hop_ps: u64,
@@ -218,7 +219,6 @@ impl Network {
         let n = senders.len();
         let nsw = switches.len();
         let mut net = Network {
-            ser_frame_ps: link.ser_ps(u64::from(cfg.frame.wire_bytes())),
             wire_frame_ps: link.ser_ps(u64::from(cfg.frame.wire_bytes())),
             pause_ps,
             control_hop_ps,
@@ -374,7 +374,7 @@ impl Network {
                 ),
                 Action::Transmit { pkt, at_ps } => {
                     self.push(at_ps + self.wire_frame_ps, Ev::UplinkFree { sw });
-                    let arrive = at_ps + self.ser_frame_ps + self.cfg.link.delay_ps;
+                    let arrive = at_ps + self.wire_frame_ps + self.cfg.link.delay_ps;
                     match self.downstream[sw] {
                         Some((root, port)) => self.push(
                             arrive,
