@@ -15,12 +15,9 @@ use crate::coverage::{Coverage, BINS};
 use crate::fuzz::{self, Case, SavedCase};
 use crate::lockstep::{run_model, RunSpec};
 use crate::scenario;
-use crate::stimulus::{
-    AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
-    WriteMode,
-};
+use crate::stimulus::{CnpSpec, DataPattern, StimulusSpec};
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
-use dcqcn_model::{regmap, Config, Inputs, NamedConfig, Params, Snapshot, DATA_WORDS};
+use dcqcn_model::{regmap, Config, Inputs, Params, Snapshot, DATA_WORDS};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -788,204 +785,93 @@ impl SetDef {
     }
 }
 
-fn gbps_window_bytes(gbps: f64, window_cycles: u32) -> u64 {
-    (gbps * 1e9 / 8.0 * f64::from(window_cycles) / 156.25e6).round() as u64
-}
-
-/// The canonical sets checked in under `golden/` (fuzz cases come from the regression folder).
+/// The canonical sets checked in under `golden/`: built-in scenarios of `make cosim`, shortened,
+/// some retuned so that their events happen within a short set, and with ramp payloads (compact
+/// vectors). Fuzz cases come from the regression folder ([`canonical_with_cases`]).
 pub fn canonical() -> Vec<SetDef> {
-    let p8 = Params::DEFAULT;
-    let p32 = Params::with_data_bytes(32).expect("a legal width");
-    let p64 = Params::with_data_bytes(64).expect("a legal width");
-    let ramp = |bytes: u32| TrafficSpec {
-        data: DataPattern::Ramp,
-        ..TrafficSpec::saturating(bytes)
-    };
-    let switch = |gbps: f64| CnpSpec::Switch {
-        window_cycles: 5_000,
-        threshold_bytes: gbps_window_bytes(gbps, 5_000),
-        cooldown_cycles: 7_813,
-        pulse_cycles: 4,
-    };
-    let base = |config: Config| StimulusSpec {
-        config,
-        traffic: Some(ramp(4096)),
-        sink: SinkSpec::Always,
-        cnp: switch(5.0),
-        axil: AxilSpec::config_only(),
-        resets: ResetSpec::initial_only(),
-    };
-    // Short intervals so that every process fires inside a short set.
-    let compressed = |p: &Params| Config {
-        dec_interval: 37,
-        alpha_interval: 55,
-        inc_interval: 300,
-        stage_threshold: 3,
-        rai: 20_000_000,
-        rhai: 60_000_000,
-        rmin: 50_000_000,
-        clamp_tgt: false,
-        ..Config::paper_table2(p)
-    };
-    let set = |name: &str, description: &str, params: Params, stimulus, cycles| SetDef {
-        name: name.to_string(),
-        description: description.to_string(),
-        params,
-        stimulus,
-        seed: 1,
-        cycles,
-        source: Source::Canonical(name.to_string()),
-    };
-    vec![
-        set(
+    // (set, scenario, cycles, description if retuned, retuning)
+    type Tweak = fn(&mut StimulusSpec);
+    let keep: Tweak = |_| {};
+    let sets: [(&str, &str, u64, Option<&str>, Tweak); 9] = [
+        (
             "paper-table2",
-            "Table II registers, saturating 4096 B RDMA WRITEs, the paper's emulated switch (5000-cycle window, 5 Gb/s, 50 us cooldown): decreases, alpha updates and the first 2 ms timer increase",
-            p8,
-            base(NamedConfig::PaperTable2.config(&p8)),
+            "paper-table2",
             400_000,
+            Some("Table II registers, saturating 4096 B RDMA WRITEs, the paper's emulated switch (5000-cycle window, 5 Gb/s, 50 us cooldown): decreases, alpha updates and the first 2 ms timer increase"),
+            keep,
         ),
-        set(
-            "upstream-reset",
-            "SURF reset registers, saturating 4096 B frames, emulated switch at 5 Gb/s",
-            p8,
-            base(NamedConfig::UpstreamReset.config(&p8)),
-            200_000,
-        ),
-        set(
+        ("upstream-reset", "upstream-reset", 200_000, None, keep),
+        (
             "bypass",
-            "bypass toggled every 20k cycles with CNPs arriving throughout: counted, ignored while bypassed",
-            p8,
-            StimulusSpec {
-                axil: AxilSpec {
-                    periodic: vec![PeriodicWrite {
-                        period: 20_000,
-                        addr: regmap::BYPASS,
-                        values: vec![1, 0],
-                    }],
-                    ..AxilSpec::config_only()
-                },
-                cnp: CnpSpec::Periodic {
+            "bypass",
+            100_000,
+            Some("bypass toggled every 20k cycles on compressed intervals, CNPs every 3001 cycles throughout: counted, ignored while bypassed"),
+            |s| {
+                s.config = scenario::compressed(&Params::DEFAULT);
+                s.axil.periodic[0].period = 20_000;
+                s.cnp = CnpSpec::Periodic {
                     period: 3_001,
                     width: 2,
-                },
-                ..base(compressed(&p8))
+                };
             },
-            100_000,
         ),
-        set(
+        (
             "backpressure-storm",
-            "32 B beats, bursty downstream stalls (mean 20 ready / 200 stalled) against a 512 B credit cap, switch CNPs at 2 Gb/s on compressed intervals",
-            p32,
-            StimulusSpec {
-                sink: SinkSpec::Bursty {
-                    mean_ready: 20,
-                    mean_stall: 200,
-                },
-                cnp: switch(2.0),
-                ..base(Config {
-                    credit_cap: 512,
-                    ..compressed(&p32)
-                })
-            },
+            "backpressure",
             100_000,
-        ),
-        set(
-            "cnp-storm",
-            "random CNP pulses of 1-8 cycles (2%/cycle) on compressed intervals: decrease, increase and alpha collide",
-            p8,
-            StimulusSpec {
-                cnp: CnpSpec::Random {
-                    prob: 0.02,
-                    max_width: 8,
-                },
-                sink: SinkSpec::Random { ready_prob: 0.9 },
-                ..base(compressed(&p8))
+            Some("32 B beats, bursty downstream stalls (mean 20 ready / 200 stalled) against a 512 B credit cap, switch CNPs at 2 Gb/s, compressed intervals"),
+            |s| {
+                let p32 = Params::with_data_bytes(32).expect("a legal width");
+                s.config = Config {
+                    credit_cap: 512,
+                    ..scenario::compressed(&p32)
+                };
             },
-            60_000,
         ),
-        set(
+        ("cnp-storm", "cnp-storm", 60_000, None, keep),
+        (
             "regs-decerr",
-            "readback of every word, rewrites mid-run, unmapped and read-only words (DECERR), slow bready/rready",
-            p8,
-            StimulusSpec {
-                axil: AxilSpec {
-                    read_prob: 0.05,
-                    write_prob: 0.01,
-                    write_mode: WriteMode::Sane,
-                    decerr: true,
-                    bready_prob: 0.3,
-                    rready_prob: 0.3,
-                    periodic: vec![],
-                },
-                cnp: CnpSpec::Random {
+            "regs-midrun",
+            60_000,
+            Some("readback of every word, rewrites mid-run, unmapped and read-only words (DECERR), slow bready/rready"),
+            |s| {
+                s.axil.read_prob = 0.05;
+                s.axil.write_prob = 0.01;
+                s.cnp = CnpSpec::Random {
                     prob: 0.002,
                     max_width: 3,
-                },
-                ..base(compressed(&p8))
+                };
             },
-            60_000,
         ),
-        set(
+        (
             "reset-midframe",
-            "synchronous resets of 1-20 cycles (mean every 8k cycles), mid-frame and mid-transaction; configuration reprogrammed",
-            p8,
-            StimulusSpec {
-                resets: ResetSpec {
-                    initial_cycles: 4,
-                    mean_interval: 8_000,
-                    width: (1, 20),
-                },
-                axil: AxilSpec {
-                    read_prob: 0.01,
-                    ..AxilSpec::config_only()
-                },
-                cnp: switch(4.0),
-                ..base(compressed(&p8))
-            },
+            "reset-midframe",
             60_000,
+            Some("synchronous resets of 1-20 cycles (mean every 8k cycles), mid-frame and mid-transaction; configuration reprogrammed"),
+            |s| s.resets.mean_interval = 8_000,
         ),
-        set(
-            "trigger-collisions",
-            "timer and byte-counter increase triggers both on, short and near-equal (32 cycles, 256 B): they fire together and collide with decreases",
-            p8,
-            StimulusSpec {
-                cnp: CnpSpec::Random {
-                    prob: 0.001,
-                    max_width: 2,
-                },
-                sink: SinkSpec::Random { ready_prob: 0.95 },
-                ..base(Config {
-                    byte_en: true,
-                    byte_threshold: 256,
-                    inc_interval: 32,
-                    ..compressed(&p8)
-                })
-            },
-            30_000,
-        ),
-        set(
-            "random-frames-64b",
-            "64 B beats, frames of 1-4096 B with sparse last tkeep, bubbles and gaps, random tready, switch at 3 Gb/s",
-            p64,
-            StimulusSpec {
-                traffic: Some(TrafficSpec {
-                    frame_bytes: (1, 4096),
-                    gap_cycles: (0, 40),
-                    valid_prob: 0.8,
-                    sparse_last_keep: true,
-                    data: DataPattern::Ramp,
-                }),
-                sink: SinkSpec::Random { ready_prob: 0.85 },
-                cnp: switch(3.0),
-                ..base(Config {
-                    credit_cap: 16_384,
-                    alpha_g: 384,
-                    ..compressed(&p64)
-                })
-            },
-            40_000,
-        ),
-    ]
+        ("trigger-collisions", "trigger-collisions", 30_000, None, keep),
+        ("random-frames-64b", "random-frames", 40_000, None, keep),
+    ];
+    sets.into_iter()
+        .map(|(name, from, cycles, description, tweak)| {
+            let sc = scenario::by_name(from).expect("a built-in scenario");
+            let mut stimulus = sc.stimulus.clone();
+            tweak(&mut stimulus);
+            if let Some(t) = stimulus.traffic.as_mut() {
+                t.data = DataPattern::Ramp;
+            }
+            SetDef {
+                name: name.to_string(),
+                description: description.unwrap_or(sc.description).to_string(),
+                params: sc.params(),
+                stimulus,
+                seed: 1,
+                cycles,
+                source: Source::Canonical(name.to_string()),
+            }
+        })
+        .collect()
 }
 
 /// The canonical sets plus one per saved fuzz regression in `regressions_dir` (if it exists).

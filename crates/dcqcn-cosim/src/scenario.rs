@@ -39,7 +39,7 @@ fn switch(gbps: f64) -> CnpSpec {
 }
 
 /// Short intervals so that every process fires often and collides with the others.
-fn compressed(p: &Params) -> Config {
+pub(crate) fn compressed(p: &Params) -> Config {
     Config {
         dec_interval: 37,
         alpha_interval: 55,
