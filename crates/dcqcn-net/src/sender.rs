@@ -219,19 +219,23 @@ impl Sender {
             let c = self.cycle;
             self.mac(c, out);
             let i = self.inputs(c);
-            let mut horizon = end.min(self.mac_change(c)).min(self.pin_change(c));
-            if c < self.start_cycle {
-                horizon = horizon.min(self.start_cycle);
-            }
-            if c < self.stop_cycle {
-                horizon = horizon.min(self.stop_cycle);
-            }
-            if self.use_skip && horizon > c + 1 {
-                let k = self.rl.skip(&i, horizon - c);
-                if k > 0 {
-                    self.skipped_cycles += k;
-                    self.cycle += k;
-                    continue;
+            // A beat handed downstream this cycle rules a skip out: test that before the horizon.
+            let handover = self.rl.state().gate.m_valid && i.m_axis_tready;
+            if self.use_skip && !handover && c + 1 < end {
+                let mut horizon = end.min(self.mac_change(c)).min(self.pin_change(c));
+                if c < self.start_cycle {
+                    horizon = horizon.min(self.start_cycle);
+                }
+                if c < self.stop_cycle {
+                    horizon = horizon.min(self.stop_cycle);
+                }
+                if horizon > c + 1 {
+                    let k = self.rl.skip(&i, horizon - c);
+                    if k > 0 {
+                        self.skipped_cycles += k;
+                        self.cycle += k;
+                        continue;
+                    }
                 }
             }
             let o = self.rl.step(&i);
