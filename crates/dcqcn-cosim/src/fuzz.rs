@@ -72,28 +72,7 @@ pub fn config_any() -> impl Strategy<Value = Config> {
             period32(),
         ),
     )
-        .prop_map(
-            |(
-                (alpha_g, dec_gain, f, clamp, rai, rhai, rmin),
-                (inc, dec, al, ten, ben, bt, cap),
-            )| Config {
-                alpha_g,
-                dec_gain,
-                stage_threshold: f,
-                clamp_tgt: clamp,
-                rai,
-                rhai,
-                rmin,
-                inc_interval: inc,
-                dec_interval: dec,
-                alpha_interval: al,
-                bypass: false,
-                timer_en: ten,
-                byte_en: ben,
-                byte_threshold: bt,
-                credit_cap: cap,
-            },
-        )
+        .prop_map(|f| Config::from_fields(f, false))
 }
 
 /// Realistic configurations: Table II or SURF's reset values with compressed periods.

@@ -16,6 +16,7 @@ use crate::fuzz::{self, Case, SavedCase};
 use crate::lockstep::{run_model, RunSpec};
 use crate::scenario;
 use crate::stimulus::{CnpSpec, DataPattern, StimulusSpec};
+use dcqcn_model::fixed::{wide_add, wide_mask, wide_sub, Wide};
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
 use dcqcn_model::{regmap, Config, Inputs, Params, Snapshot, DATA_WORDS};
 use sha2::{Digest, Sha256};
@@ -160,50 +161,12 @@ pub fn fields(data_bytes: u32) -> Vec<GField> {
 }
 
 /// A field value: up to 512 bits, little-endian 64-bit words.
-pub type Val = [u64; DATA_WORDS];
+pub type Val = Wide;
 
 fn scalar(x: u64) -> Val {
     let mut v = [0; DATA_WORDS];
     v[0] = x;
     v
-}
-
-fn mask(mut v: Val, width: u32) -> Val {
-    for (n, w) in v.iter_mut().enumerate() {
-        let lo = 64 * n as u32;
-        if width <= lo {
-            *w = 0;
-        } else if width < lo + 64 {
-            *w &= (1u64 << (width - lo)) - 1;
-        }
-    }
-    v
-}
-
-/// (a + b) mod 2^width.
-fn add(a: &Val, b: &Val, width: u32) -> Val {
-    let mut r = [0; DATA_WORDS];
-    let mut carry = 0u64;
-    for n in 0..DATA_WORDS {
-        let (s1, c1) = a[n].overflowing_add(b[n]);
-        let (s2, c2) = s1.overflowing_add(carry);
-        r[n] = s2;
-        carry = u64::from(c1) + u64::from(c2);
-    }
-    mask(r, width)
-}
-
-/// (a - b) mod 2^width.
-fn sub(a: &Val, b: &Val, width: u32) -> Val {
-    let mut r = [0; DATA_WORDS];
-    let mut borrow = 0u64;
-    for n in 0..DATA_WORDS {
-        let (d1, b1) = a[n].overflowing_sub(b[n]);
-        let (d2, b2) = d1.overflowing_sub(borrow);
-        r[n] = d2;
-        borrow = u64::from(b1) + u64::from(b2);
-    }
-    mask(r, width)
 }
 
 /// Exactly ceil(width/4) lowercase hex digits.
@@ -232,7 +195,7 @@ fn parse_hex(tok: &str, width: u32) -> Result<Val, String> {
         };
         v[d / 16] |= u64::from(nib) << (4 * (d % 16));
     }
-    if mask(v, width) != v {
+    if wide_mask(v, width) != v {
         return Err(format!("`{tok}`: bits above {width} are set"));
     }
     Ok(v)
@@ -267,7 +230,7 @@ pub fn cycle_values(i: &Inputs, snap: &Snapshot, data_bytes: u32) -> Vec<Val> {
             FieldValue::Wide(w) => w,
         }))
         .zip(f.iter())
-        .map(|(v, g)| mask(v, g.width))
+        .map(|(v, g)| wide_mask(v, g.width))
         .collect()
 }
 
@@ -383,7 +346,7 @@ impl Encoder {
             .zip(&self.prev)
             .enumerate()
             .filter_map(|(n, (v, p))| {
-                let d = sub(v, p, self.widths[n]);
+                let d = wide_sub(v, p, self.widths[n]);
                 (d != [0; DATA_WORDS]).then_some((n as u16, d))
             })
             .collect();
@@ -565,7 +528,7 @@ impl<'a> Decoder<'a> {
                     let t = self.slots[seq[*pos]].as_ref().expect("checked when read");
                     for (n, d) in t {
                         let k = *n as usize;
-                        self.values[k] = add(&self.values[k], d, self.fields[k].width);
+                        self.values[k] = wide_add(&self.values[k], d, self.fields[k].width);
                     }
                     *pos += 1;
                     if *pos == seq.len() {
@@ -1286,13 +1249,13 @@ mod tests {
         let w = 48;
         let a = scalar(5);
         let b = scalar(9);
-        let d = sub(&a, &b, w);
+        let d = wide_sub(&a, &b, w);
         assert_eq!(d[0], (1u64 << 48) - 4);
-        assert_eq!(add(&b, &d, w), a);
+        assert_eq!(wide_add(&b, &d, w), a);
         let mut wide = [u64::MAX; DATA_WORDS];
         wide[7] = 0;
         let one = scalar(1);
-        let s = add(&wide, &one, 512);
+        let s = wide_add(&wide, &one, 512);
         assert_eq!(s[..7], [0; 7]);
         assert_eq!(s[7], 1);
         assert_eq!(hex(&scalar(0x2bc), 10), "2bc");

@@ -7,6 +7,7 @@
 //! master knows at a clock edge.
 
 use crate::rng::Rng;
+use dcqcn_model::fixed::wide_add;
 use dcqcn_model::regmap::{self, MAP};
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Outputs, Params, DATA_WORDS};
 use serde::{Deserialize, Serialize};
@@ -238,19 +239,8 @@ impl FrameSource {
                 }
             }
             DataPattern::Ramp => {
-                // One wide addition of RAMP_STEP in every word, carries included, truncated to
-                // the beat.
-                let mut carry = 0u64;
-                for r in self.ramp.iter_mut().take(words) {
-                    let (s1, c1) = r.overflowing_add(RAMP_STEP);
-                    let (s2, c2) = s1.overflowing_add(carry);
-                    *r = s2;
-                    carry = u64::from(c1) + u64::from(c2);
-                }
-                if !db.is_multiple_of(8) {
-                    self.ramp[words - 1] &= (1u64 << (8 * (db % 8))) - 1;
-                }
-                tdata[..words].copy_from_slice(&self.ramp[..words]);
+                self.ramp = wide_add(&self.ramp, &[RAMP_STEP; DATA_WORDS], 8 * db);
+                tdata = self.ramp;
             }
         }
         let tkeep = if last && self.spec.sparse_last_keep {

@@ -81,7 +81,50 @@ fn cycles(p: &Params, num: u64, den: u64) -> u64 {
     (u64::from(p.clk_hz()) * num + den / 2) / den
 }
 
+/// The fields of a [`Config`] other than `bypass`, as random-configuration generators (proptest)
+/// produce them: `(alpha_g, dec_gain, stage_threshold, clamp_tgt, rai, rhai, rmin)` and
+/// `(inc_interval, dec_interval, alpha_interval, timer_en, byte_en, byte_threshold, credit_cap)`.
+pub type ConfigFields = (
+    (u16, u8, u8, bool, u32, u32, u32),
+    (u32, u16, u16, bool, bool, u32, u32),
+);
+
 impl Config {
+    /// A configuration from its fields (see [`ConfigFields`]) and `bypass`.
+    pub fn from_fields(
+        (
+            (alpha_g, dec_gain, stage_threshold, clamp_tgt, rai, rhai, rmin),
+            (
+                inc_interval,
+                dec_interval,
+                alpha_interval,
+                timer_en,
+                byte_en,
+                byte_threshold,
+                credit_cap,
+            ),
+        ): ConfigFields,
+        bypass: bool,
+    ) -> Config {
+        Config {
+            alpha_g,
+            dec_gain,
+            stage_threshold,
+            clamp_tgt,
+            rai,
+            rhai,
+            rmin,
+            inc_interval,
+            dec_interval,
+            alpha_interval,
+            bypass,
+            timer_en,
+            byte_en,
+            byte_threshold,
+            credit_cap,
+        }
+    }
+
     /// spec 6.2 reset values.
     pub fn reset(p: &Params) -> Config {
         Config {

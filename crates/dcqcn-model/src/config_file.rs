@@ -32,6 +32,8 @@ pub enum ConfigFileError {
     },
     #[error("{file}: {message}")]
     Syntax { file: String, message: String },
+    /// A field with a bad value; `line` 0: the value did not come from a file line (a default,
+    /// the command line).
     #[error("{file}:{line}: `{field}`: {message}")]
     Field {
         file: String,
@@ -70,6 +72,17 @@ fn kind(field: &str) -> Option<Kind> {
     })
 }
 
+/// A TOML error in `text` (named `file`), with the line it points at.
+pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigFileError {
+    ConfigFileError::Syntax {
+        file: file.to_string(),
+        message: match e.span() {
+            Some(sp) => format!("line {}: {}", line_of(text, sp.start), e.message()),
+            None => e.message().to_string(),
+        },
+    }
+}
+
 /// The line (1-based) of a byte offset in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
@@ -80,13 +93,7 @@ pub type Registers = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 
 /// Parses `text` (named `file` in messages) on top of the configuration it names as `base`.
 pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFileError> {
-    let parsed: File = toml::from_str(text).map_err(|e| ConfigFileError::Syntax {
-        file: file.to_string(),
-        message: match e.span() {
-            Some(sp) => format!("line {}: {}", line_of(text, sp.start), e.message()),
-            None => e.message().to_string(),
-        },
-    })?;
+    let parsed: File = toml::from_str(text).map_err(|e| syntax_error(text, file, &e))?;
     apply(
         text,
         file,

@@ -57,16 +57,11 @@ impl RateLimiter {
                 credit_bound = k + 1;
             }
         }
-        let bus = &s.regs.axil;
+        // The synchroniser must hold the held CNP level in every stage, so that no edge comes.
         let settled = s.cnp.cnp_meta == i.cnp && s.cnp.cnp_sync == i.cnp && s.cnp.cnp_prev == i.cnp;
-        if i.rst
+        if !self.calm(i)
             || s.regs.cfg.bypass
             || !settled
-            || s.dec.dec_pending
-            || bus.bvalid
-            || bus.rvalid
-            || (i.axil.awvalid && i.axil.wvalid)
-            || i.axil.arvalid
             // bpc must already follow Rc, so that the credit grows by one constant per cycle.
             || s.gate.bpc != self.params.bpc(s.rc)
         {

@@ -40,25 +40,7 @@ fn any_config() -> impl Strategy<Value = Config> {
             any::<u32>(),
         ),
     )
-        .prop_map(
-            |((g, gain, f, clamp, rai, rhai, rmin), (inc, dec, al, ten, ben, bt, cap))| Config {
-                alpha_g: g,
-                dec_gain: gain,
-                stage_threshold: f,
-                clamp_tgt: clamp,
-                rai,
-                rhai,
-                rmin,
-                inc_interval: inc,
-                dec_interval: dec,
-                alpha_interval: al,
-                bypass: false,
-                timer_en: ten,
-                byte_en: ben,
-                byte_threshold: bt,
-                credit_cap: cap,
-            },
-        )
+        .prop_map(|f| Config::from_fields(f, false))
 }
 
 proptest! {

@@ -4,6 +4,7 @@
 use crate::config::{self, PS_PER_S};
 use crate::experiment::{self, Report, NAMES};
 use crate::NetError;
+use dcqcn_model::config_file::ConfigFileError;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Clone, Debug)]
@@ -53,12 +54,12 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
         }
         if let Some(d) = args.duration {
             if !(d > 0.0 && d <= 100.0) {
-                return Err(NetError::Field {
+                return Err(NetError::File(ConfigFileError::Field {
                     file: "command line".into(),
                     line: 0,
                     field: "--duration".into(),
                     message: format!("{d}: must be in (0, 100] seconds"),
-                });
+                }));
             }
             cfg.duration_ps = (d * PS_PER_S as f64).round() as u64;
         }

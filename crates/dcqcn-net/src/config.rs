@@ -20,7 +20,7 @@
 //! ```
 
 use crate::NetError;
-use dcqcn_model::config_file::{self, line_of, Registers};
+use dcqcn_model::config_file::{self, line_of, ConfigFileError, Registers};
 use dcqcn_model::{units, Config, Params};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -195,11 +195,13 @@ impl NetConfig {
     /// Cycle-level consistency checks; `lines` maps a field to its line in the file (absent: the
     /// value is a default).
     pub fn validate(&self, file: &str, lines: &BTreeMap<String, usize>) -> Result<(), NetError> {
-        let err = |field: &str, message: String| NetError::Field {
-            file: file.to_string(),
-            line: lines.get(field).copied().unwrap_or(0),
-            field: field.to_string(),
-            message,
+        let err = |field: &str, message: String| {
+            NetError::File(ConfigFileError::Field {
+                file: file.to_string(),
+                line: lines.get(field).copied().unwrap_or(0),
+                field: field.to_string(),
+                message,
+            })
         };
         let f = &self.frame;
         if f.payload_bytes == 0 || f.stream_bytes() > 9_000 {
@@ -373,12 +375,12 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn err(&self, v: &Spanned<toml::Value>, field: &str, message: String) -> NetError {
-        NetError::Field {
+        NetError::File(ConfigFileError::Field {
             file: self.file.to_string(),
             line: line_of(self.text, v.span().start),
             field: field.to_string(),
             message,
-        }
+        })
     }
 
     fn seen(&mut self, v: &Spanned<toml::Value>, field: &str) {
@@ -490,23 +492,20 @@ fn to_u32(
     lines: &BTreeMap<String, usize>,
     field: &str,
 ) -> Result<u32, NetError> {
-    u32::try_from(v).map_err(|_| NetError::Field {
-        file: file.to_string(),
-        line: lines.get(field).copied().unwrap_or(0),
-        field: field.to_string(),
-        message: format!("{v} is out of range"),
+    u32::try_from(v).map_err(|_| {
+        NetError::File(ConfigFileError::Field {
+            file: file.to_string(),
+            line: lines.get(field).copied().unwrap_or(0),
+            field: field.to_string(),
+            message: format!("{v} is out of range"),
+        })
     })
 }
 
 /// Applies the file `text` (named `file`) on top of `cfg`, then validates the result.
 pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), NetError> {
-    let parsed: FileCfg = toml::from_str(text).map_err(|e| NetError::Syntax {
-        file: file.to_string(),
-        message: match e.span() {
-            Some(sp) => format!("line {}: {}", line_of(text, sp.start), e.message()),
-            None => e.message().to_string(),
-        },
-    })?;
+    let parsed: FileCfg =
+        toml::from_str(text).map_err(|e| config_file::syntax_error(text, file, &e))?;
     let mut r = Reader {
         text,
         file,
@@ -608,7 +607,7 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     }
     if !parsed.flow.is_empty() && parsed.flow.len() != cfg.flows.len() {
         let line = text.find("[[flow]]").map_or(0, |o| line_of(text, o));
-        return Err(NetError::Field {
+        return Err(NetError::File(ConfigFileError::Field {
             file: file.to_string(),
             line,
             field: "flow".into(),
@@ -617,7 +616,7 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
                 parsed.flow.len(),
                 cfg.flows.len()
             ),
-        });
+        }));
     }
     let params = Params::DEFAULT;
     for (k, (f, out)) in parsed.flow.iter().zip(cfg.flows.iter_mut()).enumerate() {
@@ -645,9 +644,11 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
 /// Reads `path` and applies it on top of `cfg`.
 pub fn load_file(cfg: &mut NetConfig, path: &std::path::Path) -> Result<(), NetError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| NetError::Read {
-        file: file.clone(),
-        source,
+    let text = std::fs::read_to_string(path).map_err(|source| {
+        NetError::File(ConfigFileError::Read {
+            file: file.clone(),
+            source,
+        })
     })?;
     apply_file(cfg, &text, &file)
 }

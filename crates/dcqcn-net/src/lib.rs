@@ -30,24 +30,10 @@ use thiserror::Error;
 /// Why a run could not be set up or its results not written.
 #[derive(Debug, Error)]
 pub enum NetError {
-    #[error("{file}: cannot read: {source}")]
-    Read {
-        file: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{file}: {message}")]
-    Syntax { file: String, message: String },
-    /// A field with a bad value; `line` 0 means the value came from the experiment's defaults.
-    #[error("{file}:{line}: `{field}`: {message}")]
-    Field {
-        file: String,
-        line: usize,
-        field: String,
-        message: String,
-    },
+    /// A parameter file that cannot be read or used, or a bad value (the same errors as a
+    /// register file's; `line` 0: the value did not come from a file line).
     #[error(transparent)]
-    Registers(#[from] dcqcn_model::config_file::ConfigFileError),
+    File(#[from] dcqcn_model::config_file::ConfigFileError),
     #[error("unknown experiment `{name}` (known: {known})")]
     UnknownExperiment { name: String, known: String },
     #[error("{path}: cannot write: {source}")]
