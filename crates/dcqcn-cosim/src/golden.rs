@@ -16,7 +16,7 @@ use crate::fuzz::{self, Case, SavedCase};
 use crate::lockstep::{run_model, RunSpec};
 use crate::scenario;
 use crate::stimulus::{CnpSpec, DataPattern, StimulusSpec};
-use dcqcn_model::fixed::{wide_add, wide_mask, wide_sub, Wide};
+use crate::wide::{wide_add, wide_mask, wide_sub, Wide};
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
 use dcqcn_model::{regmap, Config, Inputs, Params, Snapshot, DATA_WORDS};
 use sha2::{Digest, Sha256};

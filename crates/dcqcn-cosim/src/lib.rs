@@ -4,22 +4,24 @@
 //! - [`stimulus`]: protocol-correct stimulus sources described by plain-data specs;
 //! - [`scenario`]: the named scenarios of `make cosim`;
 //! - [`lockstep`]: the run loop, statistics and mismatch reports;
-//! - [`vcd_out`]: waveforms of both sides; [`config_file`]: register configurations in TOML;
-//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md).
+//! - [`vcd_out`]: waveforms of both sides;
+//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md);
+//! - [`wide`]: arithmetic on beat-wide values (golden deltas, ramp payloads).
+//!
+//! Register configuration files, units and the random stream come from `dcqcn-harness`.
 //!
 //! It is not a network simulator and holds no second model of the block.
 
-pub use dcqcn_model::config_file;
 pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
 pub mod golden;
 pub mod lockstep;
-pub use dcqcn_model::rng;
 pub mod rtl;
 pub mod scenario;
 pub mod stimulus;
 pub mod vcd_out;
+pub mod wide;
 
 use thiserror::Error;
 
@@ -38,7 +40,7 @@ pub enum CosimError {
     #[error("unknown scenario `{name}` (known: {})", known.join(", "))]
     UnknownScenario { name: String, known: Vec<String> },
     #[error(transparent)]
-    Config(#[from] config_file::ConfigFileError),
+    Config(#[from] dcqcn_harness::config_file::ConfigFileError),
     #[error("fuzz case: {0}")]
     Case(String),
     #[error("{path}: {source}")]

@@ -6,8 +6,8 @@
 //! A source sees the outputs of the previous cycle and what it drove then, which is all a real
 //! master knows at a clock edge.
 
-use crate::rng::Rng;
-use dcqcn_model::fixed::wide_add;
+use crate::wide::wide_add;
+use dcqcn_harness::rng::Rng;
 use dcqcn_model::regmap::{self, MAP};
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Outputs, Params, DATA_WORDS};
 use serde::{Deserialize, Serialize};

@@ -1,9 +1,13 @@
 //! Credit accumulator, beat gate and output register (spec 5; RTL `dcqcn_credit_gate`).
 
-use crate::fixed::keep_bytes;
-
 /// Widest beat: 64 bytes, eight 64-bit words. Narrower beats use the low words.
 pub const DATA_WORDS: usize = 8;
+
+/// Popcount of a tkeep vector: the byte count of a beat (spec 5.3).
+#[inline(always)]
+pub fn keep_bytes(tkeep: u64) -> u32 {
+    tkeep.count_ones()
+}
 
 /// Registers of the datapath.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

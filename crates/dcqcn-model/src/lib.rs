@@ -8,7 +8,6 @@
 pub mod alpha;
 pub mod cnp_sync;
 pub mod config;
-pub mod config_file;
 pub mod credit_gate;
 pub mod fixed;
 pub mod params;
@@ -16,10 +15,8 @@ pub mod rate_dec;
 pub mod rate_inc;
 pub mod regmap;
 pub mod regs;
-pub mod rng;
 mod skip;
 pub mod snapshot;
-pub mod units;
 
 pub use config::{Config, NamedConfig};
 pub use credit_gate::{AxisIn, DATA_WORDS};
@@ -30,8 +27,8 @@ pub use snapshot::Snapshot;
 
 use alpha::{Alpha, AlphaIn};
 use cnp_sync::CnpSync;
+use credit_gate::keep_bytes;
 use credit_gate::{CreditGate, GateIn};
-use fixed::keep_bytes;
 use rate_dec::{DecCfg, RateDec};
 use rate_inc::{IncCfg, RateInc};
 use regs::{Events, Monitors, Regs};

@@ -5,7 +5,7 @@
 //! only when every one of those cycles is certain to be uneventful. `tests/skip.rs` holds it to
 //! stepping, register for register, over random configurations, states and inputs.
 
-use crate::fixed::keep_bytes;
+use crate::credit_gate::keep_bytes;
 use crate::{CycleEvents, Inputs, RateLimiter};
 
 impl RateLimiter {

@@ -4,7 +4,7 @@
 use crate::config::{self, PS_PER_S};
 use crate::experiment::{self, Report, NAMES};
 use crate::NetError;
-use dcqcn_model::config_file::ConfigFileError;
+use dcqcn_harness::config_file::ConfigFileError;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Clone, Debug)]

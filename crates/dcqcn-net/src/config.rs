@@ -20,8 +20,9 @@
 //! ```
 
 use crate::NetError;
-use dcqcn_model::config_file::{self, line_of, ConfigFileError, Registers};
-use dcqcn_model::{units, Config, Params};
+use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Registers};
+use dcqcn_harness::units;
+use dcqcn_model::{Config, Params};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;

@@ -6,7 +6,7 @@
 //! ("records every payload byte"), which keeps a limiter at exactly Rc = 5 Gb/s below a 5 Gb/s
 //! threshold.
 
-use dcqcn_model::fixed::keep_bytes;
+use dcqcn_model::credit_gate::keep_bytes;
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
 
 /// The emulated switch's parameters.

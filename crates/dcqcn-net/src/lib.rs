@@ -33,7 +33,7 @@ pub enum NetError {
     /// A parameter file that cannot be read or used, or a bad value (the same errors as a
     /// register file's; `line` 0: the value did not come from a file line).
     #[error(transparent)]
-    File(#[from] dcqcn_model::config_file::ConfigFileError),
+    File(#[from] dcqcn_harness::config_file::ConfigFileError),
     #[error("unknown experiment `{name}` (known: {known})")]
     UnknownExperiment { name: String, known: String },
     #[error("{path}: cannot write: {source}")]

@@ -8,7 +8,7 @@
 //! for a few cycles, as the receive path of the FPGA does.
 
 use crate::config::{cycle_ps, FrameCfg, LinkCfg, SenderCfg};
-use dcqcn_model::fixed::keep_bytes;
+use dcqcn_model::credit_gate::keep_bytes;
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
 use std::collections::VecDeque;
 

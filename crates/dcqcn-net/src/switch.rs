@@ -4,7 +4,7 @@
 //! before the pause expires, headroom above XOFF for what is still on the cable).
 
 use crate::config::SwitchCfg;
-use dcqcn_model::rng::Rng;
+use dcqcn_harness::rng::Rng;
 use std::collections::VecDeque;
 
 /// A data frame in the network (all frames of a run have the same size).

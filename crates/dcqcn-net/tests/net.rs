@@ -1,7 +1,7 @@
 //! The network simulation's contracts: determinism, configuration errors, switch invariants, the
 //! notification point's CNP interval, link timing, and short experiment sanity checks.
 
-use dcqcn_model::config_file::ConfigFileError;
+use dcqcn_harness::config_file::ConfigFileError;
 use dcqcn_model::Params;
 use dcqcn_net::config::{apply_file, NetConfig, PS_PER_S};
 use dcqcn_net::experiment::{default_config, jain};

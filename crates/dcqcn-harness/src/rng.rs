@@ -1,45 +1,33 @@
-//! A small deterministic PRNG (xoshiro256** seeded by SplitMix64), owned here so that the same
-//! seed gives the same stimulus byte for byte, whatever dependency versions do.
+//! The project's deterministic random stream: xoshiro256** (`rand_xoshiro`) seeded by SplitMix64
+//! from a (seed, stream) pair. Golden vectors and saved fuzz cases depend on every value it draws,
+//! so the seeding and the derived draws (`range`, `chance`, `run_length`) are fixed here and
+//! `tests::stream_is_value_stable` pins the first values of a stream.
+
+use rand_xoshiro::rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::{SplitMix64, Xoshiro256StarStar};
 
 #[derive(Clone, Debug)]
 pub struct Rng {
-    s: [u64; 4],
-}
-
-fn splitmix64(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    x: Xoshiro256StarStar,
 }
 
 impl Rng {
     /// A generator for `seed`, on an independent `stream` (one per stimulus component, so that
     /// changing one component does not shift the others).
     pub fn new(seed: u64, stream: u64) -> Rng {
-        let mut x = seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03);
+        let mut mix = SplitMix64::seed_from_u64(seed ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
+        let mut state = [0u8; 32];
+        for word in state.chunks_exact_mut(8) {
+            word.copy_from_slice(&mix.next_u64().to_le_bytes());
+        }
         Rng {
-            s: [
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-                splitmix64(&mut x),
-            ],
+            x: Xoshiro256StarStar::from_seed(state),
         }
     }
 
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        let r = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
-        let t = self.s[1] << 17;
-        self.s[2] ^= self.s[0];
-        self.s[3] ^= self.s[1];
-        self.s[1] ^= self.s[2];
-        self.s[0] ^= self.s[3];
-        self.s[2] ^= t;
-        self.s[3] = self.s[3].rotate_left(45);
-        r
+        self.x.next_u64()
     }
 
     /// Uniform in `lo..=hi`.
@@ -91,6 +79,25 @@ mod tests {
             .collect();
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    const STREAM_1_0: [u64; 4] = [
+        0xB3F2_AF6D_0FC7_10C5,
+        0x853B_5596_4736_4CEA,
+        0x92F8_9756_082A_4514,
+        0x642E_1C7B_C266_A3A7,
+    ];
+    const STREAM_7_3_FIRST: u64 = 0xD88D_886B_B833_247C;
+
+    /// The first values of two streams as the project's original hand-written xoshiro256** drew
+    /// them: every golden set and saved fuzz case depends on these.
+    #[test]
+    fn stream_is_value_stable() {
+        let mut r = Rng::new(1, 0);
+        let got: Vec<u64> = (0..4).map(|_| r.next_u64()).collect();
+        assert_eq!(got, STREAM_1_0);
+        let mut r = Rng::new(7, 3);
+        assert_eq!(r.next_u64(), STREAM_7_3_FIRST);
     }
 
     #[test]

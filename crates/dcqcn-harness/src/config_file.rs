@@ -14,8 +14,9 @@
 //! they deserialise [`Registers`] and call [`apply`] with the same text so that errors still name
 //! the line.
 
-use crate::config::FIELD_WIDTHS;
-use crate::{units, Config, NamedConfig, Params};
+use crate::units;
+use dcqcn_model::config::FIELD_WIDTHS;
+use dcqcn_model::{Config, NamedConfig, Params};
 use std::collections::BTreeMap;
 use std::path::Path;
 use thiserror::Error;
