@@ -33,7 +33,7 @@ fn dependencies(manifest: &str) -> Vec<String> {
             continue;
         }
         if in_deps && !line.is_empty() && !line.starts_with('#') {
-            if let Some((name, _)) = line.split_once(|c: char| c == '=' || c == '.') {
+            if let Some((name, _)) = line.split_once(['=', '.']) {
                 deps.push(name.trim().to_string());
             }
         }
