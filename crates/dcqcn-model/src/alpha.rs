@@ -1,6 +1,8 @@
 //! Alpha update process (spec 4.3; RTL `dcqcn_alpha`).
 
-use crate::fixed::expired;
+use crate::block::Block;
+use crate::fixed::{expired, until_expired};
+use crate::{Config, Params};
 
 /// Largest alpha, Q0.10 (about 1.0).
 pub const ALPHA_MAX: u16 = 1023;
@@ -16,15 +18,24 @@ pub struct Alpha {
     pub alpha_pending: bool,
 }
 
-/// The signals the alpha process reads in a cycle.
-#[derive(Clone, Copy, Debug)]
+/// The alpha process's input ports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AlphaIn {
-    pub bypass: bool,
-    pub active: bool,
+    /// `cnp_edge & ~cfg_bypass`.
     pub cnp_event: bool,
-    /// G = 1 - g, Q0.10 (`cfg_alpha_g`).
-    pub alpha_g: u16,
-    pub interval_cycles: u16,
+    /// The reaction point is active (spec 4.2).
+    pub active: bool,
+}
+
+/// The alpha process's events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AlphaOut {
+    /// The alpha timer expired while active: alpha is updated at this edge.
+    pub alpha_fire: bool,
+}
+
+impl AlphaOut {
+    pub const IDLE: AlphaOut = AlphaOut { alpha_fire: false };
 }
 
 impl Alpha {
@@ -34,17 +45,57 @@ impl Alpha {
         alpha_pending: false,
     };
 
+    /// Cycles from now without an alpha update, if the block stays active and the interval
+    /// unchanged (0: it may fire this cycle; `u64::MAX` while inactive).
     #[inline(always)]
-    pub fn next(&self, i: &AlphaIn) -> Alpha {
-        if i.bypass {
-            return Alpha::RESET;
+    pub fn quiet_cycles(&self, active: bool, cfg: &Config) -> u64 {
+        if active {
+            until_expired(u64::from(self.alpha_timer), u64::from(cfg.alpha_interval))
+        } else {
+            u64::MAX
+        }
+    }
+
+    /// `n` cycles without bypass, CNP event or update in closed form: what `n` calls of `next`
+    /// leave behind when `n <= quiet_cycles`.
+    #[inline(always)]
+    pub fn skip_quiet(&mut self, active: bool, n: u64) {
+        // n is below the next expiry: timer + n < interval <= 0xFFFF. Inactive, next holds it at 0.
+        self.alpha_timer = if active {
+            self.alpha_timer + n as u16
+        } else {
+            0
+        };
+    }
+}
+
+impl Block for Alpha {
+    type In<'a> = AlphaIn;
+    type Out = AlphaOut;
+
+    fn reset(_: &Params) -> Alpha {
+        Alpha::RESET
+    }
+
+    #[inline(always)]
+    fn comb(&self, i: &AlphaIn, cfg: &Config, _: &Params) -> AlphaOut {
+        AlphaOut {
+            alpha_fire: i.active && expired(self.alpha_timer, cfg.alpha_interval),
+        }
+    }
+
+    #[inline(always)]
+    fn next(&mut self, i: &AlphaIn, o: &AlphaOut, cfg: &Config, _: &Params) {
+        // spec 4.7: bypass holds the process in its reset state.
+        if cfg.bypass {
+            *self = Alpha::RESET;
+            return;
         }
         // The first CNP after reset or bypass is not counted: alpha already holds its initial 1023.
         let pend = self.alpha_pending || (i.cnp_event && i.active);
-        let fire = i.active && expired(self.alpha_timer, i.interval_cycles);
-        if fire {
+        *self = if o.alpha_fire {
             Alpha {
-                alpha: update(self.alpha, i.alpha_g, pend),
+                alpha: update(self.alpha, cfg.alpha_g, pend),
                 alpha_timer: 0,
                 alpha_pending: false,
             }
@@ -55,13 +106,7 @@ impl Alpha {
                 alpha_timer: if i.active { self.alpha_timer + 1 } else { 0 },
                 alpha_pending: pend,
             }
-        }
-    }
-
-    /// `alpha_fire` for this cycle (used by the counters and the trace).
-    #[inline(always)]
-    pub fn fires(&self, active: bool, interval_cycles: u16) -> bool {
-        active && expired(self.alpha_timer, interval_cycles)
+        };
     }
 }
 
@@ -111,34 +156,40 @@ mod tests {
         assert_eq!(update(77, 0, false), 0);
     }
 
+    fn cfg(interval: u16) -> Config {
+        Config {
+            alpha_interval: interval,
+            ..Config::reset(&Params::DEFAULT)
+        }
+    }
+
     #[test]
     fn inactive_holds_timer_and_ignores_first_cnp() {
         let i = AlphaIn {
-            bypass: false,
             active: false,
             cnp_event: true,
-            alpha_g: 1020,
-            interval_cycles: 1,
         };
-        assert_eq!(Alpha::RESET.next(&i), Alpha::RESET);
+        let (c, p) = (cfg(1), Params::DEFAULT);
+        let o = Alpha::RESET.comb(&i, &c, &p);
+        assert_eq!(o, AlphaOut::IDLE);
+        assert_eq!(Alpha::RESET.after(&i, &o, &c, &p), Alpha::RESET);
     }
 
     #[test]
     fn period_is_exactly_the_interval() {
         let i = AlphaIn {
-            bypass: false,
             active: true,
             cnp_event: false,
-            alpha_g: 1020,
-            interval_cycles: 5,
         };
+        let (c, p) = (cfg(5), Params::DEFAULT);
         let mut s = Alpha::RESET;
         let mut fires = vec![];
-        for c in 0..20 {
-            if s.fires(true, 5) {
-                fires.push(c);
+        for n in 0..20 {
+            let o = s.comb(&i, &c, &p);
+            if o.alpha_fire {
+                fires.push(n);
             }
-            s = s.next(&i);
+            s.next(&i, &o, &c, &p);
         }
         assert_eq!(fires, vec![4, 9, 14, 19]);
     }

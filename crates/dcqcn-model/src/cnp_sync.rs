@@ -1,11 +1,38 @@
 //! CNP synchroniser and rising-edge detector (spec 4.1; RTL `dcqcn_cnp_sync`).
 
+use crate::block::Block;
+use crate::{Config, Params};
+
 /// Registers of the CNP input path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CnpSync {
     pub cnp_meta: bool,
     pub cnp_sync: bool,
     pub cnp_prev: bool,
+}
+
+/// The input port of the CNP path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CnpSyncIn {
+    /// The asynchronous `cnp` pin.
+    pub cnp: bool,
+}
+
+/// The outputs of the CNP path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CnpSyncOut {
+    /// One cycle per rising edge of the synchronised input (counted even in bypass).
+    pub cnp_edge: bool,
+    /// `cnp_edge & ~cfg_bypass`: the edge the reaction point acts on.
+    pub cnp_event: bool,
+}
+
+impl CnpSyncOut {
+    /// No edge.
+    pub const IDLE: CnpSyncOut = CnpSyncOut {
+        cnp_edge: false,
+        cnp_event: false,
+    };
 }
 
 impl CnpSync {
@@ -21,13 +48,37 @@ impl CnpSync {
         self.cnp_sync && !self.cnp_prev
     }
 
+    /// Every stage holds `level`: no edge can come while the pin stays at `level`.
     #[inline(always)]
-    pub fn next(&self, cnp: bool) -> CnpSync {
-        CnpSync {
-            cnp_meta: cnp,
+    pub fn settled(&self, level: bool) -> bool {
+        self.cnp_meta == level && self.cnp_sync == level && self.cnp_prev == level
+    }
+}
+
+impl Block for CnpSync {
+    type In<'a> = CnpSyncIn;
+    type Out = CnpSyncOut;
+
+    fn reset(_: &Params) -> CnpSync {
+        CnpSync::RESET
+    }
+
+    #[inline(always)]
+    fn comb(&self, _: &CnpSyncIn, cfg: &Config, _: &Params) -> CnpSyncOut {
+        let cnp_edge = self.edge();
+        CnpSyncOut {
+            cnp_edge,
+            cnp_event: cnp_edge && !cfg.bypass,
+        }
+    }
+
+    #[inline(always)]
+    fn next(&mut self, i: &CnpSyncIn, _: &CnpSyncOut, _: &Config, _: &Params) {
+        *self = CnpSync {
+            cnp_meta: i.cnp,
             cnp_sync: self.cnp_meta,
             cnp_prev: self.cnp_sync,
-        }
+        };
     }
 }
 
@@ -37,11 +88,17 @@ mod tests {
 
     /// Edges seen per cycle for an input waveform.
     fn edges(wave: &[bool]) -> Vec<bool> {
+        let cfg = Config::reset(&Params::DEFAULT);
         let mut s = CnpSync::RESET;
         wave.iter()
             .map(|&c| {
                 let e = s.edge();
-                s = s.next(c);
+                s.next(
+                    &CnpSyncIn { cnp: c },
+                    &CnpSyncOut::IDLE,
+                    &cfg,
+                    &Params::DEFAULT,
+                );
                 e
             })
             .collect()

@@ -1,5 +1,8 @@
 //! Credit accumulator, beat gate and output register (spec 5; RTL `dcqcn_credit_gate`).
 
+use crate::block::Block;
+use crate::{Config, Params};
+
 /// Widest beat: 64 bytes, eight 64-bit words. Narrower beats use the low words.
 pub const DATA_WORDS: usize = 8;
 
@@ -31,26 +34,81 @@ pub struct AxisIn {
     pub tlast: bool,
 }
 
-/// The signals the datapath registers read in a cycle.
+/// The credit gate's input ports.
 #[derive(Clone, Copy, Debug)]
 pub struct GateIn<'a> {
+    pub rst: bool,
+    /// The upstream beat offered this cycle.
     pub s: &'a AxisIn,
     pub m_tready: bool,
-    /// `s_axis_tvalid & s_axis_tready`.
+    /// Rc of this cycle, bytes/s (spec 5.1: bpc follows it one cycle later).
+    pub rc: u32,
+}
+
+/// The credit gate's combinational outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GateOut {
+    /// `s_axis_tready`.
+    pub s_tready: bool,
+    /// `s_axis_tvalid & s_axis_tready`: a beat enters the output register at this edge.
     pub load: bool,
     /// Bytes of the loaded beat (0 without a load).
     pub bytes_in: u32,
-    pub bypass: bool,
-    /// bpc(Rc) of this cycle.
-    pub bpc_next: u32,
-    /// max(cfg_credit_cap, DATA_BYTES) << 16.
-    pub cap_q: u64,
+    /// A beat is offered, the output register has room, the credit does not cover it (spec 6.2).
+    pub stall: bool,
 }
 
 impl CreditGate {
-    pub fn reset(bpc_line_rate: u32) -> CreditGate {
+    /// `beat_ok`: the credit covers the offered beat's bytes (tkeep-aware), or bypass.
+    #[inline(always)]
+    pub fn beat_ok(&self, bypass: bool, tkeep: u64) -> bool {
+        bypass || self.credit >= u64::from(keep_bytes(tkeep)) << 16
+    }
+
+    /// Cycles from now in which, with the inputs held, no beat is loaded or handed downstream and
+    /// the credit grows by the same `bpc` each cycle: the output register is full and not drained,
+    /// or empty and the offered beat stays refused for lack of credit (0 if something moves now or
+    /// bpc still has to follow a new Rc; `u64::MAX` if nothing ever moves). Without bypass.
+    #[inline(always)]
+    pub fn idle_cycles(&self, i: &GateIn<'_>, p: &Params) -> u64 {
+        if (self.m_valid && i.m_tready) || self.bpc != p.bpc(i.rc) {
+            return 0;
+        }
+        if !i.s.tvalid || self.m_valid {
+            return u64::MAX;
+        }
+        // The k-th cycle from now refuses the beat while credit + (k - 1) bpc < need.
+        let need = u64::from(keep_bytes(i.s.tkeep)) << 16;
+        if self.credit >= need {
+            return 0;
+        }
+        match (need - self.credit - 1).checked_div(u64::from(self.bpc)) {
+            Some(k) => k + 1,
+            None => u64::MAX,
+        }
+    }
+
+    /// `n <= idle_cycles` cycles in closed form: only the credit moves.
+    #[inline(always)]
+    pub fn skip_idle(&mut self, n: u64, cfg: &Config, p: &Params) {
+        // min(min(c + b, cap) + b, cap) = min(c + 2b, cap): the cap applies once.
+        self.credit = (self.credit + n * u64::from(self.bpc)).min(cap_q(cfg, p));
+    }
+}
+
+/// spec 5.2: the credit cap in Q32.16, never below one full beat.
+#[inline(always)]
+fn cap_q(cfg: &Config, p: &Params) -> u64 {
+    u64::from(cfg.credit_cap.max(p.data_bytes())) << 16
+}
+
+impl Block for CreditGate {
+    type In<'a> = GateIn<'a>;
+    type Out = GateOut;
+
+    fn reset(p: &Params) -> CreditGate {
         CreditGate {
-            bpc: bpc_line_rate,
+            bpc: p.bpc(p.line_rate()),
             credit: 0,
             m_valid: false,
             m_data: [0; DATA_WORDS],
@@ -59,37 +117,33 @@ impl CreditGate {
         }
     }
 
-    /// `beat_ok`: the credit covers the offered beat's bytes (tkeep-aware), or bypass.
     #[inline(always)]
-    pub fn beat_ok(&self, bypass: bool, tkeep: u64) -> bool {
-        bypass || self.credit >= u64::from(keep_bytes(tkeep)) << 16
+    fn comb(&self, i: &GateIn<'_>, cfg: &Config, _: &Params) -> GateOut {
+        // spec 5.3: tkeep-aware gate; bypass passes ungated (spec 4.7).
+        let beat_ok = self.beat_ok(cfg.bypass, i.s.tkeep);
+        let room = !self.m_valid || i.m_tready;
+        let s_tready = !i.rst && room && beat_ok;
+        let load = i.s.tvalid && s_tready;
+        GateOut {
+            s_tready,
+            load,
+            bytes_in: if load { keep_bytes(i.s.tkeep) } else { 0 },
+            stall: i.s.tvalid && room && !beat_ok && !i.rst,
+        }
     }
 
-    /// `s_axis_tready` (combinational).
+    /// In place: the hot path copies the data beat only when one is loaded.
     #[inline(always)]
-    pub fn s_tready(&self, rst: bool, m_tready: bool, beat_ok: bool) -> bool {
-        !rst && (!self.m_valid || m_tready) && beat_ok
-    }
-
-    /// Next state (pure form, for tests and readers; [`CreditGate::update`] is the same in place).
-    pub fn next(&self, i: &GateIn<'_>) -> CreditGate {
-        let mut n = *self;
-        n.update(i);
-        n
-    }
-
-    /// Advances the registers in place: the per-cycle hot path avoids copying the data beat
-    /// unless one is loaded. Every right-hand side reads the registers before this edge.
-    #[inline(always)]
-    pub fn update(&mut self, i: &GateIn<'_>) {
-        self.credit = if i.bypass {
+    fn next(&mut self, i: &GateIn<'_>, o: &GateOut, cfg: &Config, p: &Params) {
+        self.credit = if cfg.bypass {
             0
         } else {
             // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
-            (self.credit - (u64::from(i.bytes_in) << 16) + u64::from(self.bpc)).min(i.cap_q)
+            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(cap_q(cfg, p))
         };
-        self.bpc = i.bpc_next;
-        if i.load {
+        // spec 5.1: one cycle of latency from Rc to the credit rate.
+        self.bpc = p.bpc(i.rc);
+        if o.load {
             self.m_valid = true;
             self.m_data = i.s.tdata;
             self.m_keep = i.s.tkeep;
@@ -104,10 +158,18 @@ impl CreditGate {
 mod tests {
     use super::*;
 
+    const P: Params = Params::DEFAULT;
+
+    fn gate(credit: u64) -> CreditGate {
+        CreditGate {
+            credit,
+            ..CreditGate::reset(&P)
+        }
+    }
+
     #[test]
     fn gate_is_tkeep_aware() {
-        let mut g = CreditGate::reset(524_288);
-        g.credit = 3 << 16;
+        let g = gate(3 << 16);
         assert!(g.beat_ok(false, 0b0000_0111));
         assert!(!g.beat_ok(false, 0b0000_1111));
         assert!(g.beat_ok(false, 0));
@@ -120,42 +182,72 @@ mod tests {
         tvalid: false,
         tlast: false,
     };
+    const BEAT: AxisIn = AxisIn {
+        tdata: [7; DATA_WORDS],
+        tkeep: 0xFF,
+        tvalid: true,
+        tlast: true,
+    };
 
-    fn idle(m_tready: bool, cap_q: u64) -> GateIn<'static> {
-        GateIn {
-            s: &IDLE,
+    fn step(g: &mut CreditGate, s: &AxisIn, m_tready: bool, cfg: &Config) -> GateOut {
+        let i = GateIn {
+            rst: false,
+            s,
             m_tready,
-            load: false,
-            bytes_in: 0,
-            bypass: false,
-            bpc_next: 524_288,
-            cap_q,
-        }
+            rc: P.line_rate(),
+        };
+        let o = g.comb(&i, cfg, &P);
+        g.next(&i, &o, cfg, &P);
+        o
     }
 
     #[test]
     fn credit_accrues_and_caps() {
-        let g = CreditGate::reset(524_288);
-        let cap_q = 20u64 << 16;
-        let g1 = g.next(&idle(true, cap_q));
-        assert_eq!(g1.credit, 8 << 16);
-        let g3 = g1.next(&idle(true, cap_q)).next(&idle(true, cap_q));
-        assert_eq!(g3.credit, cap_q);
+        let cfg = Config {
+            credit_cap: 20,
+            ..Config::reset(&P)
+        };
+        let mut g = gate(0);
+        step(&mut g, &IDLE, true, &cfg);
+        assert_eq!(g.credit, 8 << 16);
+        step(&mut g, &IDLE, true, &cfg);
+        step(&mut g, &IDLE, true, &cfg);
+        assert_eq!(g.credit, 20 << 16);
         // A beat of 8 bytes is charged, the cycle's accrual added, the cap applied after.
-        let g4 = g3.next(&GateIn {
-            load: true,
-            bytes_in: 8,
-            ..idle(true, cap_q)
-        });
-        assert_eq!(g4.credit, 20 << 16);
-        assert!(g4.m_valid);
+        let o = step(&mut g, &BEAT, true, &cfg);
+        assert!(o.load && o.s_tready && !o.stall);
+        assert_eq!(o.bytes_in, 8);
+        assert_eq!(g.credit, 20 << 16);
+        assert!(g.m_valid && g.m_last && g.m_data == [7; DATA_WORDS]);
     }
 
     #[test]
     fn output_register_holds_until_handshake() {
-        let mut g = CreditGate::reset(0);
+        let cfg = Config::reset(&P);
+        let mut g = gate(0);
         g.m_valid = true;
-        assert!(g.next(&idle(false, 8 << 16)).m_valid);
-        assert!(!g.next(&idle(true, 8 << 16)).m_valid);
+        // Downstream not ready: the beat stays; no room, so no stall is counted either.
+        let o = step(&mut g, &BEAT, false, &cfg);
+        assert!(g.m_valid && !o.s_tready && !o.stall);
+        step(&mut g, &IDLE, true, &cfg);
+        assert!(!g.m_valid);
+    }
+
+    #[test]
+    fn idle_cycles_end_when_the_credit_covers_the_beat() {
+        let cfg = Config::reset(&P);
+        let mut g = gate(0);
+        let i = GateIn {
+            rst: false,
+            s: &BEAT,
+            m_tready: true,
+            rc: P.line_rate(),
+        };
+        // bpc(L) = 8 bytes per cycle: one cycle of refusal, then the beat fits.
+        let n = g.idle_cycles(&i, &P);
+        assert_eq!(n, 1);
+        g.skip_idle(n, &cfg, &P);
+        assert_eq!(g.idle_cycles(&i, &P), 0);
+        assert!(g.comb(&i, &cfg, &P).load);
     }
 }

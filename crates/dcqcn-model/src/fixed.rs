@@ -9,6 +9,12 @@ pub fn expired<T: Into<u64>>(timer: T, interval: T) -> bool {
     timer.into() + 1 >= interval.into()
 }
 
+/// Cycles until [`expired`] holds for a timer that counts up by one per cycle (0 if it holds now).
+#[inline(always)]
+pub fn until_expired(timer: u64, interval: u64) -> u64 {
+    interval.saturating_sub(timer + 1)
+}
+
 /// spec 4.0: `min(x + 1, 2^N - 1)` for the full width of `T`.
 #[inline(always)]
 pub fn sat_inc<T: PrimInt + Unsigned>(x: T) -> T {

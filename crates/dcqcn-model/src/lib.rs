@@ -1,11 +1,22 @@
 //! Bit-exact, cycle-accurate model of the DCQCN rate limiter specified in `docs/spec.md`.
 //!
-//! The model is the reference the RTL is lock-stepped against. It mirrors the RTL block by block:
-//! one state struct per RTL module with a reset constant and a pure `next`, composed by
-//! [`RateLimiter::step`], one call per clock cycle. It is pure: no FFI, no I/O, no threads.
-//! It is not a network simulator and not a stimulus generator (see `dcqcn-cosim`).
+//! The model is the reference the RTL is lock-stepped against. It mirrors the RTL module by module,
+//! each a [`Block`] (`block.rs`): a state struct with its reset value, a combinational function of
+//! (registers, inputs, configuration) -> (outputs, events), and the clock edge `next`;
+//! [`RateLimiter::step`] composes them as `dcqcn_rl` wires its modules, one call per clock cycle.
+//! Side by side: `cnp_sync.rs` = `rtl/dcqcn_cnp_sync.sv`, `alpha.rs` = `dcqcn_alpha`, `rate_dec.rs` =
+//! `dcqcn_rate_dec`, `rate_inc.rs` = `dcqcn_rate_inc`, `credit_gate.rs` = `dcqcn_credit_gate`,
+//! `regs.rs` = `dcqcn_regs`, and [`RateLimiter`]'s rate registers = `dcqcn_rl`.
+//!
+//! What the crate is: the block's behaviour (spec 2-7), its register map and configuration values
+//! (`regmap`, `config`), the comparison record (`snapshot`) and a closed-form skip over uneventful
+//! stretches (`skip.rs`). What it is not: it reads no files, parses no user text, draws no random
+//! numbers, starts no threads and calls no foreign code (`tests/purity.rs` holds this). Register
+//! files, units and random streams are in `dcqcn-harness`; stimulus and the Verilator lockstep in
+//! `dcqcn-cosim`; the network simulation in `dcqcn-net`.
 
 pub mod alpha;
+pub mod block;
 pub mod cnp_sync;
 pub mod config;
 pub mod credit_gate;
@@ -25,13 +36,14 @@ pub use rate_inc::Phase;
 pub use regs::AxilIn;
 pub use snapshot::Snapshot;
 
-use alpha::{Alpha, AlphaIn};
-use cnp_sync::CnpSync;
-use credit_gate::keep_bytes;
+pub use block::Block;
+
+use alpha::{Alpha, AlphaIn, AlphaOut};
+use cnp_sync::{CnpSync, CnpSyncIn, CnpSyncOut};
 use credit_gate::{CreditGate, GateIn};
-use rate_dec::{DecCfg, RateDec};
-use rate_inc::{IncCfg, RateInc};
-use regs::{Events, Monitors, Regs};
+use rate_dec::{RateDec, RateDecIn, RateDecOut};
+use rate_inc::{RateInc, RateIncIn, RateIncOut};
+use regs::{Events, Monitors, Regs, RegsIn, RegsOut};
 
 /// The port inputs of one clock cycle (spec 3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,37 +90,16 @@ pub struct State {
 }
 
 impl State {
-    /// The port outputs of a cycle: the registered ones from this state, plus the combinational
-    /// handshakes (`wr_en` drives awready and wready, `rd_en` arready).
-    #[inline(always)]
-    fn outputs(&self, s_tready: bool, wr_en: bool, rd_en: bool) -> Outputs {
-        Outputs {
-            s_axis_tready: s_tready,
-            m_axis_tvalid: self.gate.m_valid,
-            m_axis_tdata: self.gate.m_data,
-            m_axis_tkeep: self.gate.m_keep,
-            m_axis_tlast: self.gate.m_last,
-            s_axil_awready: wr_en,
-            s_axil_wready: wr_en,
-            s_axil_bvalid: self.regs.axil.bvalid,
-            s_axil_bresp: self.regs.axil.bresp,
-            s_axil_arready: rd_en,
-            s_axil_rvalid: self.regs.axil.rvalid,
-            s_axil_rdata: self.regs.axil.rdata,
-            s_axil_rresp: self.regs.axil.rresp,
-        }
-    }
-
     pub fn reset(p: &Params) -> State {
         State {
-            cnp: CnpSync::RESET,
+            cnp: CnpSync::reset(p),
             rc: p.line_rate(),
             rt: p.line_rate(),
             active: false,
-            alpha: Alpha::RESET,
-            dec: RateDec::RESET,
-            inc: RateInc::RESET,
-            gate: CreditGate::reset(p.bpc(p.line_rate())),
+            alpha: Alpha::reset(p),
+            dec: RateDec::reset(p),
+            inc: RateInc::reset(p),
+            gate: CreditGate::reset(p),
             regs: Regs::reset(p),
         }
     }
@@ -183,26 +174,20 @@ impl RateLimiter {
     }
 
     /// One clock cycle: returns the outputs of this cycle and advances every register (spec 4.0).
-    ///
-    /// Every combinational signal is computed first from the registers of the cycle; then each
-    /// block's registers advance, each reading only values from before the edge. Small blocks use
-    /// their pure `next`; the datapath register and the register file update in place so that the
-    /// common cycle (no event, no bus access) copies almost nothing.
     #[inline(always)]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         if self.fast_path && self.quiet(i) {
             self.quiet_budget -= 1;
-            self.step_quiet(i)
+            self.cycle::<true>(i)
         } else {
-            let out = self.step_full(i);
+            let out = self.cycle_full(i);
             self.quiet_budget = self.quiet_cycles_ahead();
             out
         }
     }
 
     /// A quiet cycle: no reset, no bypass, no CNP edge or pending decrease, no alpha, timer or
-    /// byte-counter event, no bus activity. Most cycles are quiet; in them only the timers, the
-    /// datapath, the traffic counters and the synchroniser advance.
+    /// byte-counter event, no bus activity. Most cycles are quiet.
     #[inline(always)]
     fn quiet(&self, i: &Inputs) -> bool {
         self.quiet_budget > 0 && self.calm(i)
@@ -224,164 +209,97 @@ impl RateLimiter {
     }
 
     /// How many cycles from now are certainly free of alpha, timer and byte-counter events, given
-    /// that configuration and restarts only change in full cycles: each timer advances by one per
-    /// quiet cycle and the byte counter by at most one beat.
+    /// that configuration and restarts only change in full cycles: each block's own bound (each
+    /// timer advances by one per quiet cycle and the byte counter by at most one beat).
     fn quiet_cycles_ahead(&self) -> u64 {
         let s = &self.state;
         let cfg = &s.regs.cfg;
         if cfg.bypass {
             return 0;
         }
-        if !s.active {
-            return u64::MAX;
-        }
-        // Cycles until `expired(timer, interval)` would hold (0 if it holds now).
-        let until = |timer: u64, interval: u64| interval.saturating_sub(timer + 1);
-        let mut n = until(
-            u64::from(s.alpha.alpha_timer),
-            u64::from(cfg.alpha_interval),
-        );
-        if cfg.timer_en {
-            n = n.min(until(
-                u64::from(s.inc.inc_timer),
-                u64::from(cfg.inc_interval),
-            ));
-        }
-        if cfg.byte_en {
-            let left =
-                u64::from(cfg.byte_threshold.max(1)).saturating_sub(u64::from(s.inc.byte_cnt));
-            // The counter must still be below the threshold after this many full beats.
-            n = n.min(left.saturating_sub(1) / u64::from(self.params.data_bytes()));
-        }
-        n
+        s.alpha.quiet_cycles(s.active, cfg).min(s.inc.quiet_cycles(
+            s.active,
+            cfg,
+            self.params.data_bytes(),
+        ))
     }
 
-    /// [`Self::step_full`] specialised to a quiet cycle; the lockstep holds the two to the RTL.
+    #[inline(never)]
+    fn cycle_full(&mut self, i: &Inputs) -> Outputs {
+        self.cycle::<false>(i)
+    }
+
+    /// One cycle, composed as `dcqcn_rl` wires its modules: every block's combinational outputs
+    /// from the registers of the cycle, then every block's clock edge.
+    ///
+    /// `QUIET` is the fast path for a cycle [`Self::quiet`] admits: the same code with what such a
+    /// cycle cannot contain folded away: no reset, no bypass, no bus handshake, and the CNP path,
+    /// the alpha process, the decrease and the increase triggers idle (their `comb` would return
+    /// their `IDLE` outputs; `tests/properties.rs` holds the two paths equal cycle by cycle).
     #[inline(always)]
-    fn step_quiet(&mut self, i: &Inputs) -> Outputs {
+    fn cycle<const QUIET: bool>(&mut self, i: &Inputs) -> Outputs {
         let p = self.params;
         let s = &mut self.state;
-        let cfg = &s.regs.cfg;
-        let beat_ok = s.gate.beat_ok(false, i.s_axis.tkeep);
-        let s_tready = (!s.gate.m_valid || i.m_axis_tready) && beat_ok;
-        let load = i.s_axis.tvalid && s_tready;
-        let bytes_in = if load { keep_bytes(i.s_axis.tkeep) } else { 0 };
-        let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
-        let out = s.outputs(s_tready, false, false);
-        if s.active {
-            s.alpha.alpha_timer += 1;
-            s.inc.inc_timer = if cfg.timer_en { s.inc.inc_timer + 1 } else { 0 };
-            s.inc.byte_cnt = if cfg.byte_en {
-                s.inc.byte_cnt.saturating_add(bytes_in)
-            } else {
-                0
-            };
+        let mut cfg = s.regs.cfg;
+        if QUIET {
+            // quiet_cycles_ahead is 0 in bypass.
+            cfg.bypass = false;
         }
-        s.dec.dec_timer = fixed::sat_inc(s.dec.dec_timer);
-        let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
-        let bpc_next = p.bpc(s.rc);
-        s.gate.update(&GateIn {
+        let (p, cfg) = (&p, &cfg);
+
+        // Combinational signals of the cycle (spec 4.0: all from the registers before the edge).
+        let cnp_in = CnpSyncIn { cnp: i.cnp };
+        let cnp = if QUIET {
+            CnpSyncOut::IDLE
+        } else {
+            s.cnp.comb(&cnp_in, cfg, p)
+        };
+        let active = s.active;
+        let alpha_in = AlphaIn {
+            cnp_event: cnp.cnp_event,
+            active,
+        };
+        let alpha = if QUIET {
+            AlphaOut::IDLE
+        } else {
+            s.alpha.comb(&alpha_in, cfg, p)
+        };
+        let dec_in = RateDecIn {
+            cnp_event: cnp.cnp_event,
+            rc: s.rc,
+            rt: s.rt,
+            alpha: s.alpha.alpha,
+            t_stage: s.inc.t_stage,
+            b_stage: s.inc.b_stage,
+        };
+        let dec = if QUIET {
+            RateDecOut::IDLE
+        } else {
+            s.dec.comb(&dec_in, cfg, p)
+        };
+        let gate_in = GateIn {
+            rst: i.rst,
             s: &i.s_axis,
             m_tready: i.m_axis_tready,
-            load,
-            bytes_in,
-            bypass: false,
-            bpc_next,
-            cap_q,
-        });
-        let n = &mut s.regs.cnt;
-        n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(stall));
-        n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(bytes_in));
-        s.cnp = s.cnp.next(i.cnp);
-        self.events = CycleEvents {
-            load,
-            bytes_in,
-            stall,
-            ..CycleEvents::default()
+            rc: s.rc,
         };
-        out
-    }
-
-    /// The general cycle: every process, every collision, reset and bus access.
-    #[inline(never)]
-    fn step_full(&mut self, i: &Inputs) -> Outputs {
-        let p = self.params;
-        let l = p.line_rate();
-        let s = &mut self.state;
-        let cfg = &s.regs.cfg;
-        let bypass = cfg.bypass;
-        let active = s.active;
-
-        // Combinational signals of the cycle (spec 4.1-4.5, 5.3, 6.1).
-        let cnp_edge = s.cnp.edge();
-        let cnp_event = cnp_edge && !bypass;
-        let dec_fire = s.dec.fire(cnp_event, cfg.dec_interval);
-        let inc_cfg = IncCfg {
-            timer_en: cfg.timer_en,
-            byte_en: cfg.byte_en,
-            inc_interval: cfg.inc_interval,
-            byte_threshold: cfg.byte_threshold,
-            stage_threshold: cfg.stage_threshold,
-            rai: cfg.rai,
-            rhai: cfg.rhai,
-            line_rate: l,
-        };
-        let trig = s.inc.triggers(active, &inc_cfg);
-        let inc_event = trig.any() && !dec_fire;
-        let beat_ok = s.gate.beat_ok(bypass, i.s_axis.tkeep);
-        let s_tready = s.gate.s_tready(i.rst, i.m_axis_tready, beat_ok);
-        let load = i.s_axis.tvalid && s_tready;
-        let bytes_in = if load { keep_bytes(i.s_axis.tkeep) } else { 0 };
-        let wr_en = s.regs.wr_en(i.rst, &i.axil);
-        let rd_en = s.regs.rd_en(i.rst, &i.axil);
-
-        let out = s.outputs(s_tready, wr_en, rd_en);
-
-        if i.rst {
-            *s = State::reset(&p);
-            self.events = CycleEvents::default();
-            return out;
-        }
-
-        // spec 4.5: the phase is decided on the stage values after this cycle's event.
-        let phase = if inc_event {
-            let (t_new, b_new) = s.inc.new_stages(true, trig);
-            Some(rate_inc::phase(t_new, b_new, &inc_cfg))
-        } else {
-            None
-        };
-        let alpha_fire = s.alpha.fires(active, cfg.alpha_interval);
-        let alpha_in = AlphaIn {
-            bypass,
+        let gate = s.gate.comb(&gate_in, cfg, p);
+        let inc_in = RateIncIn {
+            dec_fire: dec.dec_fire,
+            bytes_in: gate.bytes_in,
             active,
-            cnp_event,
-            alpha_g: cfg.alpha_g,
-            interval_cycles: cfg.alpha_interval,
+            rc: s.rc,
+            rt: s.rt,
         };
-        let dec_cfg = DecCfg {
-            dec_gain: cfg.dec_gain,
-            clamp_tgt: cfg.clamp_tgt,
-            rmin_eff: cfg.rmin.min(l),
+        let inc = if QUIET {
+            RateIncOut::IDLE
+        } else {
+            s.inc.comb(&inc_in, cfg, p)
         };
-        let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
-        let stall = i.s_axis.tvalid && (!s.gate.m_valid || i.m_axis_tready) && !beat_ok;
-        let ev = Events {
-            cnp_edge,
-            dec_fire,
-            inc: phase,
-            inc_timer: inc_event && trig.timer_fire,
-            inc_byte: inc_event && trig.byte_fire,
-            stall,
-            bytes_in,
-        };
-
-        // Register file first: a read shows the other blocks' registers before this edge.
-        s.regs.update(
-            &i.axil,
-            wr_en,
-            rd_en,
-            &ev,
-            || Monitors {
+        let regs_in = RegsIn {
+            rst: i.rst,
+            axil: &i.axil,
+            mon: Monitors {
                 rc: s.rc,
                 rt: s.rt,
                 alpha: s.alpha.alpha,
@@ -393,53 +311,63 @@ impl RateLimiter {
                 dec_pending: s.dec.dec_pending,
                 alpha_pending: s.alpha.alpha_pending,
             },
-            &p,
-        );
+            ev: Events {
+                cnp_edge: cnp.cnp_edge,
+                dec_fire: dec.dec_fire,
+                inc: inc.phase,
+                timer_fire: inc.timer_fire,
+                byte_fire: inc.byte_fire,
+                stall: gate.stall,
+                bytes_in: gate.bytes_in,
+            },
+        };
+        let regs = if QUIET {
+            RegsOut::IDLE
+        } else {
+            s.regs.comb(&regs_in, cfg, p)
+        };
 
-        // spec 5.1: bpc follows the Rc of this cycle (before the rate update below).
-        let bpc_next = p.bpc(s.rc);
+        let out = Outputs {
+            s_axis_tready: gate.s_tready,
+            m_axis_tvalid: s.gate.m_valid,
+            m_axis_tdata: s.gate.m_data,
+            m_axis_tkeep: s.gate.m_keep,
+            m_axis_tlast: s.gate.m_last,
+            s_axil_awready: regs.wr_en,
+            s_axil_wready: regs.wr_en,
+            s_axil_bvalid: s.regs.axil.bvalid,
+            s_axil_bresp: s.regs.axil.bresp,
+            s_axil_arready: regs.rd_en,
+            s_axil_rvalid: s.regs.axil.rvalid,
+            s_axil_rdata: s.regs.axil.rdata,
+            s_axil_rresp: s.regs.axil.rresp,
+        };
 
-        // spec 4.6: bypass > decrease > increase > hold.
-        if bypass {
-            (s.rc, s.rt) = (l, l);
-        } else if dec_fire {
-            let increased = s.inc.t_stage != 0 || s.inc.b_stage != 0;
-            (s.rc, s.rt) = rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, &dec_cfg);
-        } else if let Some(ph) = phase {
-            (s.rc, s.rt) = rate_inc::result(s.rc, s.rt, ph, &inc_cfg);
+        if !QUIET && i.rst {
+            *s = State::reset(p);
+            self.events = CycleEvents::default();
+            return out;
         }
 
-        s.alpha = s.alpha.next(&alpha_in);
-        s.dec = s.dec.next(bypass, cnp_event, dec_fire);
-        s.inc = s.inc.next(
-            bypass || !active || dec_fire,
-            trig,
-            inc_event,
-            bytes_in,
-            &inc_cfg,
-        );
-        s.active = !bypass && (active || dec_fire);
-        s.gate.update(&GateIn {
-            s: &i.s_axis,
-            m_tready: i.m_axis_tready,
-            load,
-            bytes_in,
-            bypass,
-            bpc_next,
-            cap_q,
-        });
-        s.cnp = s.cnp.next(i.cnp);
+        // The clock edge: each block from its own registers and the signals above.
+        (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
+        s.cnp.next(&cnp_in, &cnp, cfg, p);
+        s.alpha.next(&alpha_in, &alpha, cfg, p);
+        s.dec.next(&dec_in, &dec, cfg, p);
+        s.inc.next(&inc_in, &inc, cfg, p);
+        s.gate.next(&gate_in, &gate, cfg, p);
+        s.regs.next(&regs_in, &regs, cfg, p);
 
         self.events = CycleEvents {
-            cnp_edge,
-            dec_fire,
-            alpha_fire,
-            timer_fire: trig.timer_fire,
-            byte_fire: trig.byte_fire,
-            inc: phase,
-            load,
-            bytes_in,
-            stall,
+            cnp_edge: cnp.cnp_edge,
+            dec_fire: dec.dec_fire,
+            alpha_fire: alpha.alpha_fire,
+            timer_fire: inc.timer_fire,
+            byte_fire: inc.byte_fire,
+            inc: inc.phase,
+            load: gate.load,
+            bytes_in: gate.bytes_in,
+            stall: gate.stall,
         };
         out
     }
@@ -448,4 +376,29 @@ impl RateLimiter {
     pub fn snapshot(&self, out: &Outputs) -> Snapshot {
         Snapshot::from_model(out, &self.state)
     }
+}
+
+/// `dcqcn_rl`'s own registers (spec 4.2, 4.6): (Rc, Rt, active) after the edge.
+/// Priority: bypass > decrease > increase > hold.
+#[inline(always)]
+fn rates_next(
+    rc: u32,
+    rt: u32,
+    active: bool,
+    cfg: &Config,
+    p: &Params,
+    dec: &RateDecOut,
+    inc: &RateIncOut,
+) -> (u32, u32, bool) {
+    let (rc, rt) = if cfg.bypass {
+        (p.line_rate(), p.line_rate())
+    } else if dec.dec_fire {
+        (dec.rc_dec, dec.rt_dec)
+    } else if inc.inc_event {
+        (inc.rc_inc, inc.rt_inc)
+    } else {
+        (rc, rt)
+    };
+    // Set by the first decrease, cleared only by reset or bypass.
+    (rc, rt, !cfg.bypass && (active || dec.dec_fire))
 }

@@ -75,8 +75,8 @@ impl Params {
 
     /// spec 5.1: bytes per clock in Q16.16 for a rate in bytes/s.
     #[inline(always)]
-    pub fn bpc(&self, rate_bps: u32) -> u32 {
-        ((u64::from(rate_bps) * self.k) >> 32) as u32
+    pub fn bpc(&self, rate_bytes_per_s: u32) -> u32 {
+        ((u64::from(rate_bytes_per_s) * self.k) >> 32) as u32
     }
 
     /// round(1.5 ms x f), the reset value of `inc_interval`.

@@ -1,7 +1,9 @@
 //! Rate increase process: timer and byte-counter triggers, stage counters, phases (spec 4.5;
 //! RTL `dcqcn_rate_inc`).
 
-use crate::fixed::{expired, sat_inc};
+use crate::block::Block;
+use crate::fixed::{expired, sat_inc, until_expired};
+use crate::{Config, Params};
 
 /// Registers of the increase process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,31 +26,42 @@ pub enum Phase {
     Hyper,
 }
 
-/// The configuration fields the increase reads.
-#[derive(Clone, Copy, Debug)]
-pub struct IncCfg {
-    pub timer_en: bool,
-    pub byte_en: bool,
-    pub inc_interval: u32,
-    pub byte_threshold: u32,
-    pub stage_threshold: u8,
-    pub rai: u32,
-    pub rhai: u32,
-    pub line_rate: u32,
+/// The increase process's input ports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RateIncIn {
+    /// A decrease this cycle: it cancels the increase and restarts the process.
+    pub dec_fire: bool,
+    /// Bytes of the beat loaded this cycle (0 without a load).
+    pub bytes_in: u32,
+    /// The reaction point is active (spec 4.2).
+    pub active: bool,
+    pub rc: u32,
+    pub rt: u32,
 }
 
-/// The two triggers of a cycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Triggers {
+/// The increase process's outputs and events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RateIncOut {
     pub timer_fire: bool,
     pub byte_fire: bool,
+    /// A trigger fired and no decrease cancels it.
+    pub inc_event: bool,
+    /// The phase of the increase event (`Some` exactly when `inc_event`).
+    pub phase: Option<Phase>,
+    /// The (Rc, Rt) an increase writes; meaningful with `inc_event` only.
+    pub rc_inc: u32,
+    pub rt_inc: u32,
 }
 
-impl Triggers {
-    #[inline(always)]
-    pub fn any(&self) -> bool {
-        self.timer_fire | self.byte_fire
-    }
+impl RateIncOut {
+    pub const IDLE: RateIncOut = RateIncOut {
+        timer_fire: false,
+        byte_fire: false,
+        inc_event: false,
+        phase: None,
+        rc_inc: 0,
+        rt_inc: 0,
+    };
 }
 
 impl RateInc {
@@ -59,23 +72,15 @@ impl RateInc {
         b_stage: 0,
     };
 
-    #[inline(always)]
-    pub fn triggers(&self, active: bool, cfg: &IncCfg) -> Triggers {
-        Triggers {
-            timer_fire: active && cfg.timer_en && expired(self.inc_timer, cfg.inc_interval),
-            byte_fire: active && cfg.byte_en && self.byte_cnt >= cfg.byte_threshold.max(1),
-        }
-    }
-
     /// Stage counters after this cycle's increase event (`t_new`, `b_new`).
     #[inline(always)]
-    pub fn new_stages(&self, inc_event: bool, t: Triggers) -> (u8, u8) {
-        let t_new = if inc_event && t.timer_fire {
+    fn new_stages(&self, o: &RateIncOut) -> (u8, u8) {
+        let t_new = if o.inc_event && o.timer_fire {
             sat_inc(self.t_stage)
         } else {
             self.t_stage
         };
-        let b_new = if inc_event && t.byte_fire {
+        let b_new = if o.inc_event && o.byte_fire {
             sat_inc(self.b_stage)
         } else {
             self.b_stage
@@ -83,40 +88,105 @@ impl RateInc {
         (t_new, b_new)
     }
 
-    /// `restart` is `cfg_bypass | ~active | dec_fire`.
+    /// Cycles from now without a trigger, if the block stays active, the configuration unchanged
+    /// and at most one full beat of `data_bytes` is loaded per cycle (0: a trigger may fire this
+    /// cycle; `u64::MAX` while inactive or with both triggers off).
     #[inline(always)]
-    pub fn next(
-        &self,
-        restart: bool,
-        t: Triggers,
-        inc_event: bool,
-        bytes_in: u32,
-        cfg: &IncCfg,
-    ) -> RateInc {
-        if restart {
-            return RateInc::RESET;
+    pub fn quiet_cycles(&self, active: bool, cfg: &Config, data_bytes: u32) -> u64 {
+        if !active {
+            return u64::MAX;
         }
-        let (t_stage, b_stage) = self.new_stages(inc_event, t);
-        RateInc {
-            inc_timer: if !cfg.timer_en || t.timer_fire {
+        let mut n = u64::MAX;
+        if cfg.timer_en {
+            n = until_expired(u64::from(self.inc_timer), u64::from(cfg.inc_interval));
+        }
+        if cfg.byte_en {
+            let left =
+                u64::from(cfg.byte_threshold.max(1)).saturating_sub(u64::from(self.byte_cnt));
+            // The counter must still be below the threshold after this many full beats.
+            n = n.min(left.saturating_sub(1) / u64::from(data_bytes));
+        }
+        n
+    }
+
+    /// `n` cycles without bypass, decrease, trigger or load in closed form: what `n` calls of
+    /// `next` leave behind when `n <= quiet_cycles`.
+    #[inline(always)]
+    pub fn skip_quiet(&mut self, active: bool, cfg: &Config, n: u64) {
+        if !active {
+            *self = RateInc::RESET;
+            return;
+        }
+        // n is below the next expiry: no timer wraps.
+        self.inc_timer = if cfg.timer_en {
+            self.inc_timer + n as u32
+        } else {
+            0
+        };
+        if !cfg.byte_en {
+            self.byte_cnt = 0;
+        }
+    }
+}
+
+impl Block for RateInc {
+    type In<'a> = RateIncIn;
+    type Out = RateIncOut;
+
+    fn reset(_: &Params) -> RateInc {
+        RateInc::RESET
+    }
+
+    #[inline(always)]
+    fn comb(&self, i: &RateIncIn, cfg: &Config, p: &Params) -> RateIncOut {
+        let timer_fire = i.active && cfg.timer_en && expired(self.inc_timer, cfg.inc_interval);
+        let byte_fire = i.active && cfg.byte_en && self.byte_cnt >= cfg.byte_threshold.max(1);
+        let mut o = RateIncOut {
+            timer_fire,
+            byte_fire,
+            inc_event: (timer_fire || byte_fire) && !i.dec_fire,
+            phase: None,
+            rc_inc: i.rc,
+            rt_inc: i.rt,
+        };
+        if o.inc_event {
+            // spec 4.5: the phase is decided on the stage values after this cycle's event.
+            let (t_new, b_new) = self.new_stages(&o);
+            let ph = phase(t_new, b_new, cfg);
+            o.phase = Some(ph);
+            (o.rc_inc, o.rt_inc) = result(i.rc, i.rt, ph, cfg, p.line_rate());
+        }
+        o
+    }
+
+    #[inline(always)]
+    fn next(&mut self, i: &RateIncIn, o: &RateIncOut, cfg: &Config, _: &Params) {
+        // spec 4.5: bypass, inactivity and a decrease restart the process.
+        if cfg.bypass || !i.active || i.dec_fire {
+            *self = RateInc::RESET;
+            return;
+        }
+        let (t_stage, b_stage) = self.new_stages(o);
+        *self = RateInc {
+            inc_timer: if !cfg.timer_en || o.timer_fire {
                 0
             } else {
                 self.inc_timer + 1
             },
-            byte_cnt: if !cfg.byte_en || t.byte_fire {
+            byte_cnt: if !cfg.byte_en || o.byte_fire {
                 0
             } else {
-                self.byte_cnt.saturating_add(bytes_in)
+                self.byte_cnt.saturating_add(i.bytes_in)
             },
             t_stage,
             b_stage,
-        }
+        };
     }
 }
 
 /// spec 4.5: the DCQCN paper's phase rule on the new stage values.
 #[inline]
-pub fn phase(t_new: u8, b_new: u8, cfg: &IncCfg) -> Phase {
+pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
     let (smax, smin) = match (cfg.timer_en, cfg.byte_en) {
         (true, true) => (t_new.max(b_new), t_new.min(b_new)),
         (false, true) => (b_new, b_new),
@@ -132,10 +202,10 @@ pub fn phase(t_new: u8, b_new: u8, cfg: &IncCfg) -> Phase {
     }
 }
 
-/// spec 4.5: the (Rc, Rt) written by an increase event.
+/// spec 4.5: the (Rc, Rt) written by an increase event; `line_rate` is L.
 #[inline]
-pub fn result(rc: u32, rt: u32, phase: Phase, cfg: &IncCfg) -> (u32, u32) {
-    let l = u64::from(cfg.line_rate);
+pub fn result(rc: u32, rt: u32, phase: Phase, cfg: &Config, line_rate: u32) -> (u32, u32) {
+    let l = u64::from(line_rate);
     let rt_inc = match phase {
         Phase::FastRecovery => rt,
         Phase::Additive => (u64::from(rt) + u64::from(cfg.rai)).min(l) as u32,
@@ -153,8 +223,8 @@ mod tests {
 
     const L: u32 = 1_250_000_000;
 
-    fn cfg(timer_en: bool, byte_en: bool, f: u8) -> IncCfg {
-        IncCfg {
+    fn cfg(timer_en: bool, byte_en: bool, f: u8) -> Config {
+        Config {
             timer_en,
             byte_en,
             inc_interval: 10,
@@ -162,7 +232,7 @@ mod tests {
             stage_threshold: f,
             rai: 6_000_000,
             rhai: 12_000_000,
-            line_rate: L,
+            ..Config::reset(&Params::DEFAULT)
         }
     }
 
@@ -202,19 +272,19 @@ mod tests {
         let c = cfg(true, false, 5);
         let (mut rc, mut rt) = (625_610_352, L);
         for _ in 0..40 {
-            (rc, rt) = result(rc, rt, Phase::FastRecovery, &c);
+            (rc, rt) = result(rc, rt, Phase::FastRecovery, &c, L);
         }
         assert_eq!((rc, rt), (L, L));
         // From above, it rounds down toward the target.
-        assert_eq!(result(11, 4, Phase::FastRecovery, &c), (7, 4));
+        assert_eq!(result(11, 4, Phase::FastRecovery, &c, L), (7, 4));
     }
 
     #[test]
     fn target_clamps_before_wrapping() {
-        let c = IncCfg {
+        let c = Config {
             rai: 0xFFFF_FFFB,
             ..cfg(true, false, 5)
         };
-        assert_eq!(result(L, 1_000_000_000, Phase::Additive, &c).1, L);
+        assert_eq!(result(L, 1_000_000_000, Phase::Additive, &c, L).1, L);
     }
 }

@@ -1,5 +1,6 @@
 //! AXI4-Lite register file: configuration, event counters, read mux (spec 6; RTL `dcqcn_regs`).
 
+use crate::block::Block;
 use crate::config::Config;
 use crate::params::Params;
 use crate::rate_inc::Phase;
@@ -54,21 +55,47 @@ pub struct Regs {
     pub axil: AxilState,
 }
 
-/// What happened this cycle, for the counters.
-#[derive(Clone, Copy, Debug, Default)]
+/// The events of this cycle the counters count (the RTL's event ports of `dcqcn_regs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Events {
     pub cnp_edge: bool,
     pub dec_fire: bool,
-    /// The phase of this cycle's increase event, if any.
+    /// The phase of this cycle's increase event (`Some` exactly when `inc_event`).
     pub inc: Option<Phase>,
-    pub inc_timer: bool,
-    pub inc_byte: bool,
+    pub timer_fire: bool,
+    pub byte_fire: bool,
     pub stall: bool,
     pub bytes_in: u32,
 }
 
-/// Live values the read mux shows (all registers of this cycle).
+/// The register file's input ports.
 #[derive(Clone, Copy, Debug)]
+pub struct RegsIn<'a> {
+    pub rst: bool,
+    pub axil: &'a AxilIn,
+    /// The other blocks' registers the read mux shows.
+    pub mon: Monitors,
+    pub ev: Events,
+}
+
+/// The register file's combinational outputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegsOut {
+    /// A write is accepted: `s_axil_awready = s_axil_wready = wr_en`.
+    pub wr_en: bool,
+    /// A read is accepted: `s_axil_arready = rd_en`.
+    pub rd_en: bool,
+}
+
+impl RegsOut {
+    pub const IDLE: RegsOut = RegsOut {
+        wr_en: false,
+        rd_en: false,
+    };
+}
+
+/// Live values the read mux shows (all registers of this cycle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Monitors {
     pub rc: u32,
     pub rt: u32,
@@ -99,26 +126,6 @@ fn lane_mask(wstrb: u8) -> u32 {
 }
 
 impl Regs {
-    pub fn reset(p: &Params) -> Regs {
-        Regs {
-            cfg: Config::reset(p),
-            cnt: Counters::default(),
-            axil: AxilState::default(),
-        }
-    }
-
-    /// `wr_en` (= awready = wready).
-    #[inline(always)]
-    pub fn wr_en(&self, rst: bool, i: &AxilIn) -> bool {
-        !rst && i.awvalid && i.wvalid && !self.axil.bvalid
-    }
-
-    /// `rd_en` (= arready).
-    #[inline(always)]
-    pub fn rd_en(&self, rst: bool, i: &AxilIn) -> bool {
-        !rst && i.arvalid && !self.axil.rvalid
-    }
-
     /// spec 6.1/6.2: the word and response a read of `addr` returns.
     pub fn read(&self, addr: u16, m: &Monitors, p: &Params) -> (u32, u8) {
         let c = &self.cfg;
@@ -209,23 +216,71 @@ impl Regs {
         (RESP_OKAY, fx)
     }
 
-    /// Advances the register file in place (not called in a reset cycle). `monitors` is only
-    /// evaluated when a read is accepted. Every right-hand side reads the registers before this edge.
-    #[inline(always)]
-    pub fn update(
+    /// A cycle with AXI4-Lite activity (spec 6.1): accept a write and/or a read, retire responses.
+    #[cold]
+    #[inline(never)]
+    fn bus_cycle(
         &mut self,
         i: &AxilIn,
         wr_en: bool,
         rd_en: bool,
-        ev: &Events,
-        monitors: impl FnOnce() -> Monitors,
+        m: &Monitors,
         p: &Params,
-    ) {
-        let fx = if wr_en || rd_en || self.axil.bvalid || self.axil.rvalid {
-            self.bus_cycle(i, wr_en, rd_en, monitors(), p)
+    ) -> WriteEffects {
+        // The read sees the registers before this cycle's write (spec 6.1).
+        let read = if rd_en {
+            Some(self.read(i.araddr, m, p))
+        } else {
+            None
+        };
+        let mut fx = WriteEffects::default();
+        if wr_en {
+            let (resp, e) = Self::write(&mut self.cfg, i.awaddr, i.wdata, i.wstrb);
+            self.axil.bresp = resp;
+            fx = e;
+        }
+        self.axil.bvalid = wr_en || (self.axil.bvalid && !i.bready);
+        if let Some((data, resp)) = read {
+            self.axil.rdata = data;
+            self.axil.rresp = resp;
+            fx.latch_hi = i.araddr & 0xFFC == regmap::CNT_BYTES_LO;
+        }
+        self.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
+        fx
+    }
+}
+
+impl Block for Regs {
+    type In<'a> = RegsIn<'a>;
+    type Out = RegsOut;
+
+    fn reset(p: &Params) -> Regs {
+        Regs {
+            cfg: Config::reset(p),
+            cnt: Counters::default(),
+            axil: AxilState::default(),
+        }
+    }
+
+    /// spec 6.1: one transaction per channel; handshakes are 0 in a reset cycle (spec 4.0).
+    #[inline(always)]
+    fn comb(&self, i: &RegsIn<'_>, _: &Config, _: &Params) -> RegsOut {
+        RegsOut {
+            wr_en: !i.rst && i.axil.awvalid && i.axil.wvalid && !self.axil.bvalid,
+            rd_en: !i.rst && i.axil.arvalid && !self.axil.rvalid,
+        }
+    }
+
+    /// In place; the bus logic runs only in a cycle with AXI4-Lite activity, so that the common
+    /// cycle copies almost nothing.
+    #[inline(always)]
+    fn next(&mut self, i: &RegsIn<'_>, o: &RegsOut, _: &Config, p: &Params) {
+        let fx = if o.wr_en || o.rd_en || self.axil.bvalid || self.axil.rvalid {
+            self.bus_cycle(i.axil, o.wr_en, o.rd_en, &i.mon, p)
         } else {
             WriteEffects::default()
         };
+        let ev = &i.ev;
         let n = &mut self.cnt;
         n.cnp_cnt16 = if fx.cnp_cnt_clear {
             0
@@ -250,44 +305,11 @@ impl Regs {
                 Phase::Additive => n.cnt_inc_ai = n.cnt_inc_ai.wrapping_add(1),
                 Phase::Hyper => n.cnt_inc_hai = n.cnt_inc_hai.wrapping_add(1),
             }
-            n.cnt_inc_timer = n.cnt_inc_timer.wrapping_add(u32::from(ev.inc_timer));
-            n.cnt_inc_byte = n.cnt_inc_byte.wrapping_add(u32::from(ev.inc_byte));
+            n.cnt_inc_timer = n.cnt_inc_timer.wrapping_add(u32::from(ev.timer_fire));
+            n.cnt_inc_byte = n.cnt_inc_byte.wrapping_add(u32::from(ev.byte_fire));
         }
         n.cnt_stall = n.cnt_stall.wrapping_add(u32::from(ev.stall));
         n.cnt_bytes = n.cnt_bytes.wrapping_add(u64::from(ev.bytes_in));
-    }
-
-    /// A cycle with AXI4-Lite activity (spec 6.1): accept a write and/or a read, retire responses.
-    #[cold]
-    #[inline(never)]
-    fn bus_cycle(
-        &mut self,
-        i: &AxilIn,
-        wr_en: bool,
-        rd_en: bool,
-        m: Monitors,
-        p: &Params,
-    ) -> WriteEffects {
-        // The read sees the registers before this cycle's write (spec 6.1).
-        let read = if rd_en {
-            Some(self.read(i.araddr, &m, p))
-        } else {
-            None
-        };
-        let mut fx = WriteEffects::default();
-        if wr_en {
-            let (resp, e) = Self::write(&mut self.cfg, i.awaddr, i.wdata, i.wstrb);
-            self.axil.bresp = resp;
-            fx = e;
-        }
-        self.axil.bvalid = wr_en || (self.axil.bvalid && !i.bready);
-        if let Some((data, resp)) = read {
-            self.axil.rdata = data;
-            self.axil.rresp = resp;
-            fx.latch_hi = i.araddr & 0xFFC == regmap::CNT_BYTES_LO;
-        }
-        self.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
-        fx
     }
 }
 
@@ -314,8 +336,35 @@ mod tests {
         assert_eq!(Regs::write(&mut c, regmap::RC, 0, 0xF).0, RESP_DECERR);
         assert_eq!(Regs::write(&mut c, 0x028, 0, 0xF).0, RESP_DECERR);
         assert_eq!(c, before);
-        // Aliasing on bits 11:2 only: 0x1018 is word 0x018.
-        assert_eq!(Regs::write(&mut c, 0x1018 & 0xFFF, 0, 0xF).0, RESP_DECERR);
+    }
+
+    /// spec 6.1: decode uses addr[11:2]; bits 1:0 and bits above the 12-bit port are ignored.
+    #[test]
+    fn decode_ignores_low_bits_and_bits_above_the_port() {
+        let p = Params::DEFAULT;
+        let mut c = Config::reset(&p);
+        // A write to 0x1006 is a write to word 0x004 (rai).
+        let (resp, _) = Regs::write(&mut c, 0x1000 | regmap::RAI | 0b10, 0x1234_5678, 0xF);
+        assert_eq!(resp, RESP_OKAY);
+        assert_eq!(c.rai, 0x1234_5678);
+        // 0x1018 is word 0x018 (Rc), read-only: DECERR and no effect.
+        let before = c;
+        assert_eq!(Regs::write(&mut c, 0x1018, 0, 0xF).0, RESP_DECERR);
+        assert_eq!(c, before);
+        // Reads alias the same way: 0xF01B reads Rc.
+        let regs = Regs {
+            cfg: c,
+            ..Regs::reset(&p)
+        };
+        let mon = Monitors {
+            rc: 0xCAFE,
+            ..Monitors::default()
+        };
+        assert_eq!(
+            regs.read(0xF000 | regmap::RC | 0b11, &mon, &p),
+            (0xCAFE, RESP_OKAY)
+        );
+        assert_eq!(regs.read(0x1004, &mon, &p), (0x1234_5678, RESP_OKAY));
     }
 
     #[test]

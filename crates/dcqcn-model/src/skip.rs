@@ -5,7 +5,8 @@
 //! only when every one of those cycles is certain to be uneventful. `tests/skip.rs` holds it to
 //! stepping, register for register, over random configurations, states and inputs.
 
-use crate::credit_gate::keep_bytes;
+use crate::block::Block;
+use crate::credit_gate::GateIn;
 use crate::{CycleEvents, Inputs, RateLimiter};
 
 impl RateLimiter {
@@ -35,66 +36,42 @@ impl RateLimiter {
         0
     }
 
-    /// How many cycles from now are quiet, load nothing and hand nothing downstream, with inputs
-    /// `i` held (0 if the next cycle is not such a cycle).
-    fn quiet_stretch(&self, i: &Inputs) -> u64 {
-        let s = &self.state;
-        // The output register must neither drain nor be refilled: the cheapest test, and the one
-        // that fails on most busy cycles, comes first.
-        if s.gate.m_valid && i.m_axis_tready {
-            return 0;
+    /// The gate's inputs for a cycle with inputs `i`.
+    fn gate_in<'a>(&self, i: &'a Inputs) -> GateIn<'a> {
+        GateIn {
+            rst: i.rst,
+            s: &i.s_axis,
+            m_tready: i.m_axis_tready,
+            rc: self.state.rc,
         }
-        // With the output register empty, a valid beat must stay refused for lack of credit:
-        // credit + (k - 1) bpc < need for the k-th cycle (no bound if bpc is 0).
-        let mut credit_bound = u64::MAX;
-        if i.s_axis.tvalid && !s.gate.m_valid {
-            let need = u64::from(keep_bytes(i.s_axis.tkeep)) << 16;
-            let credit = s.gate.credit;
-            if credit >= need {
-                return 0;
-            }
-            if let Some(k) = (need - credit - 1).checked_div(u64::from(s.gate.bpc)) {
-                credit_bound = k + 1;
-            }
-        }
-        // The synchroniser must hold the held CNP level in every stage, so that no edge comes.
-        let settled = s.cnp.cnp_meta == i.cnp && s.cnp.cnp_sync == i.cnp && s.cnp.cnp_prev == i.cnp;
-        if !self.calm(i)
-            || s.regs.cfg.bypass
-            || !settled
-            // bpc must already follow Rc, so that the credit grows by one constant per cycle.
-            || s.gate.bpc != self.params.bpc(s.rc)
-        {
-            return 0;
-        }
-        self.quiet_cycles_ahead().min(credit_bound)
     }
 
-    /// `n` quiet cycles without a load or a transfer, in closed form (the conditions are those of
-    /// [`Self::quiet_stretch`]; the per-cycle form is `step_quiet`).
+    /// How many cycles from now are quiet, load nothing and hand nothing downstream, with inputs
+    /// `i` held (0 if the next cycle is not such a cycle): the smallest of the blocks' own bounds.
+    fn quiet_stretch(&self, i: &Inputs) -> u64 {
+        let s = &self.state;
+        // The gate's bound first: the cheapest test, and the one that fails on most busy cycles.
+        let idle = s.gate.idle_cycles(&self.gate_in(i), &self.params);
+        // The synchroniser must hold the held CNP level in every stage, so that no edge comes.
+        if idle == 0 || !self.calm(i) || s.regs.cfg.bypass || !s.cnp.settled(i.cnp) {
+            return 0;
+        }
+        self.quiet_cycles_ahead().min(idle)
+    }
+
+    /// `n` quiet cycles without a load or a transfer, in closed form: each block's `skip_*` (the
+    /// conditions are those of [`Self::quiet_stretch`]; the per-cycle form is `step`).
     fn advance_quiet(&mut self, i: &Inputs, n: u64) {
         let p = self.params;
+        let gate_in = self.gate_in(i);
         let s = &mut self.state;
         let cfg = &s.regs.cfg;
-        // With the output register empty the source's beat is refused for lack of credit; with it
-        // full the downstream is not ready.
-        let stall = i.s_axis.tvalid && !s.gate.m_valid;
-        if s.active {
-            // quiet_cycles_ahead bounds n below the next expiry: no timer wraps.
-            s.alpha.alpha_timer += n as u16;
-            s.inc.inc_timer = if cfg.timer_en {
-                s.inc.inc_timer + n as u32
-            } else {
-                0
-            };
-            if !cfg.byte_en {
-                s.inc.byte_cnt = 0;
-            }
-        }
-        s.dec.dec_timer = (u64::from(s.dec.dec_timer) + n).min(u64::from(u16::MAX)) as u16;
-        let cap_q = u64::from(cfg.credit_cap.max(p.data_bytes())) << 16;
-        // min(min(c + b, cap) + b, cap) = min(c + 2b, cap): the cap applies once.
-        s.gate.credit = (s.gate.credit + n * u64::from(s.gate.bpc)).min(cap_q);
+        // The stall condition holds in every cycle of the stretch or in none.
+        let stall = s.gate.comb(&gate_in, cfg, &p).stall;
+        s.alpha.skip_quiet(s.active, n);
+        s.inc.skip_quiet(s.active, cfg, n);
+        s.dec.skip_quiet(n);
+        s.gate.skip_idle(n, cfg, &p);
         if stall {
             s.regs.cnt.cnt_stall = s.regs.cnt.cnt_stall.wrapping_add(n as u32);
         }

@@ -11,7 +11,7 @@ pub enum Unit {
     /// Plain count or code.
     Count,
     /// Bytes per second.
-    Bps,
+    BytesPerS,
     /// Q0.10 fraction.
     Q10,
     /// Q16.16 bytes per clock.
@@ -131,8 +131,8 @@ snapshot! {
         cnp_prev: bool, 1, Flag;
     }
     "top" {
-        rc: u32, 32, Bps;
-        rt: u32, 32, Bps;
+        rc: u32, 32, BytesPerS;
+        rt: u32, 32, BytesPerS;
         active: bool, 1, Flag;
     }
     "alpha" {
@@ -159,9 +159,9 @@ snapshot! {
         cfg_dec_gain: u8, 4, Count;
         cfg_stage_threshold: u8, 8, Count;
         cfg_clamp_tgt: bool, 1, Flag;
-        cfg_rai: u32, 32, Bps;
-        cfg_rhai: u32, 32, Bps;
-        cfg_rmin: u32, 32, Bps;
+        cfg_rai: u32, 32, BytesPerS;
+        cfg_rhai: u32, 32, BytesPerS;
+        cfg_rmin: u32, 32, BytesPerS;
         cfg_inc_interval: u32, 32, Cycles;
         cfg_dec_interval: u16, 16, Cycles;
         cfg_alpha_interval: u16, 16, Cycles;
@@ -297,7 +297,7 @@ pub fn decode(v: &FieldValue, info: &FieldInfo, clk_hz: u32) -> String {
     match info.unit {
         Unit::Flag => (if x != 0 { "1" } else { "0" }).into(),
         Unit::Count => format!("{x}"),
-        Unit::Bps => format!("{x} B/s ({:.4} Gb/s)", x as f64 * 8.0 / 1e9),
+        Unit::BytesPerS => format!("{x} B/s ({:.4} Gb/s)", x as f64 * 8.0 / 1e9),
         Unit::Q10 => format!("{x}/1024 ({:.4})", x as f64 / 1024.0),
         Unit::BpcQ16 => format!(
             "{:.6} B/clk ({:.4} Gb/s)",
@@ -331,6 +331,25 @@ mod tests {
         a.cnt_bytes = 1;
         let d: Vec<&str> = a.diff(&b).into_iter().map(|i| FIELDS[i].name).collect();
         assert_eq!(d, vec!["rc", "cnt_bytes"]);
+    }
+
+    /// One name per register: the configuration register `cfg_X` of the RTL and the comparison
+    /// record is the field `X` of [`crate::Config`] (the struct is the `cfg_` prefix), with the
+    /// same width.
+    #[test]
+    fn config_fields_are_the_cfg_registers() {
+        let cfg: Vec<(String, u32)> = FIELDS
+            .iter()
+            .filter_map(|f| Some((f.name.strip_prefix("cfg_")?.to_string(), f.width)))
+            .collect();
+        let config: Vec<(String, u32)> = crate::config::FIELD_WIDTHS
+            .iter()
+            .map(|(n, w)| (n.to_string(), *w))
+            .collect();
+        assert_eq!(cfg, config);
+        let c = crate::Config::reset(&Params::DEFAULT);
+        let s = RateLimiter::new(Params::DEFAULT).snapshot(&Default::default());
+        assert_eq!((s.cfg_alpha_g, s.cfg_credit_cap), (c.alpha_g, c.credit_cap));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! holds here holds for the RTL on every lockstepped trace.
 
 use dcqcn_model::alpha::{update, ALPHA_MAX};
-use dcqcn_model::rate_dec::{self, DecCfg};
-use dcqcn_model::rate_inc::{self, IncCfg, Phase};
+use dcqcn_model::rate_dec;
+use dcqcn_model::rate_inc::{self, Phase};
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter};
 use proptest::prelude::*;
 
@@ -59,7 +59,8 @@ proptest! {
         clamp in any::<bool>(), inc in any::<bool>()
     ) {
         let rmin_eff = rmin.min(L);
-        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, &DecCfg { dec_gain: gain, clamp_tgt: clamp, rmin_eff });
+        let cfg = Config { dec_gain: gain, clamp_tgt: clamp, rmin, ..Config::reset(&Params::DEFAULT) };
+        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, &cfg, L);
         prop_assert!(rc2 <= L && rc2 >= rmin_eff);
         prop_assert!(rc2 <= rc.max(rmin_eff));
         prop_assert_eq!(rt2, if clamp || inc { rc } else { rt });
@@ -69,15 +70,14 @@ proptest! {
     fn increase_moves_rc_toward_a_target_within_l(
         rc in 0u32..=L, rt in 0u32..=L, ph in phase(), rai in any::<u32>(), rhai in any::<u32>()
     ) {
-        let cfg = IncCfg { timer_en: true, byte_en: false, inc_interval: 1, byte_threshold: 1,
-                           stage_threshold: 5, rai, rhai, line_rate: L };
-        let (rc2, rt2) = rate_inc::result(rc, rt, ph, &cfg);
+        let cfg = Config { rai, rhai, ..Config::reset(&Params::DEFAULT) };
+        let (rc2, rt2) = rate_inc::result(rc, rt, ph, &cfg, L);
         prop_assert!(rt2 <= L && rt2 >= rt);
         prop_assert!(rc2 >= rc.min(rt2) && rc2 <= rc.max(rt2));
         // Repeated fast recovery reaches the target exactly (no L - 1 plateau).
         let (mut a, mut b) = (rc2, rt2);
         for _ in 0..40 {
-            (a, b) = rate_inc::result(a, b, Phase::FastRecovery, &cfg);
+            (a, b) = rate_inc::result(a, b, Phase::FastRecovery, &cfg, L);
         }
         prop_assert_eq!(a, b);
     }
