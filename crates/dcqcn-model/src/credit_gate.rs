@@ -48,12 +48,12 @@ pub struct GateIn<'a> {
 /// The credit gate's combinational outputs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GateOut {
+    /// Bytes of the loaded beat (0 without a load).
+    pub bytes_in: u32,
     /// `s_axis_tready`.
     pub s_tready: bool,
     /// `s_axis_tvalid & s_axis_tready`: a beat enters the output register at this edge.
     pub load: bool,
-    /// Bytes of the loaded beat (0 without a load).
-    pub bytes_in: u32,
     /// A beat is offered, the output register has room, the credit does not cover it (spec 6.2).
     pub stall: bool,
 }
