@@ -93,20 +93,15 @@ impl Block for Alpha {
         }
         // The first CNP after reset or bypass is not counted: alpha already holds its initial 1023.
         let pend = self.alpha_pending || (i.cnp_event && i.active);
-        *self = if o.alpha_fire {
-            Alpha {
-                alpha: update(self.alpha, cfg.alpha_g, pend),
-                alpha_timer: 0,
-                alpha_pending: false,
-            }
+        if o.alpha_fire {
+            self.alpha = update(self.alpha, cfg.alpha_g, pend);
+            self.alpha_timer = 0;
+            self.alpha_pending = false;
         } else {
-            Alpha {
-                alpha: self.alpha,
-                // Not firing means timer + 1 < interval <= 0xFFFF: no wrap.
-                alpha_timer: if i.active { self.alpha_timer + 1 } else { 0 },
-                alpha_pending: pend,
-            }
-        };
+            // Not firing means timer + 1 < interval <= 0xFFFF: no wrap.
+            self.alpha_timer = if i.active { self.alpha_timer + 1 } else { 0 };
+            self.alpha_pending = pend;
+        }
     }
 }
 

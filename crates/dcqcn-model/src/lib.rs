@@ -246,6 +246,8 @@ impl RateLimiter {
             cfg.bypass = false;
         }
         let (p, cfg) = (&p, &cfg);
+        // A quiet cycle is never a reset cycle.
+        let rst = !QUIET && i.rst;
 
         // Combinational signals of the cycle (spec 4.0: all from the registers before the edge).
         let cnp_in = CnpSyncIn { cnp: i.cnp };
@@ -278,7 +280,7 @@ impl RateLimiter {
             s.dec.comb(&dec_in, cfg, p)
         };
         let gate_in = GateIn {
-            rst: i.rst,
+            rst,
             s: &i.s_axis,
             m_tready: i.m_axis_tready,
             rc: s.rc,
@@ -297,7 +299,7 @@ impl RateLimiter {
             s.inc.comb(&inc_in, cfg, p)
         };
         let regs_in = RegsIn {
-            rst: i.rst,
+            rst,
             axil: &i.axil,
             mon: Monitors {
                 rc: s.rc,
@@ -343,7 +345,7 @@ impl RateLimiter {
             s_axil_rresp: s.regs.axil.rresp,
         };
 
-        if !QUIET && i.rst {
+        if rst {
             *s = State::reset(p);
             self.events = CycleEvents::default();
             return out;

@@ -166,20 +166,16 @@ impl Block for RateInc {
             *self = RateInc::RESET;
             return;
         }
-        let (t_stage, b_stage) = self.new_stages(o);
-        *self = RateInc {
-            inc_timer: if !cfg.timer_en || o.timer_fire {
-                0
-            } else {
-                self.inc_timer + 1
-            },
-            byte_cnt: if !cfg.byte_en || o.byte_fire {
-                0
-            } else {
-                self.byte_cnt.saturating_add(i.bytes_in)
-            },
-            t_stage,
-            b_stage,
+        (self.t_stage, self.b_stage) = self.new_stages(o);
+        self.inc_timer = if !cfg.timer_en || o.timer_fire {
+            0
+        } else {
+            self.inc_timer + 1
+        };
+        self.byte_cnt = if !cfg.byte_en || o.byte_fire {
+            0
+        } else {
+            self.byte_cnt.saturating_add(i.bytes_in)
         };
     }
 }

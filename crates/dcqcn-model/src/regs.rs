@@ -85,12 +85,15 @@ pub struct RegsOut {
     pub wr_en: bool,
     /// A read is accepted: `s_axil_arready = rd_en`.
     pub rd_en: bool,
+    /// The bus does something this cycle: a transaction is accepted or a response is held.
+    pub bus_active: bool,
 }
 
 impl RegsOut {
     pub const IDLE: RegsOut = RegsOut {
         wr_en: false,
         rd_en: false,
+        bus_active: false,
     };
 }
 
@@ -265,9 +268,12 @@ impl Block for Regs {
     /// spec 6.1: one transaction per channel; handshakes are 0 in a reset cycle (spec 4.0).
     #[inline(always)]
     fn comb(&self, i: &RegsIn<'_>, _: &Config, _: &Params) -> RegsOut {
+        let wr_en = !i.rst && i.axil.awvalid && i.axil.wvalid && !self.axil.bvalid;
+        let rd_en = !i.rst && i.axil.arvalid && !self.axil.rvalid;
         RegsOut {
-            wr_en: !i.rst && i.axil.awvalid && i.axil.wvalid && !self.axil.bvalid,
-            rd_en: !i.rst && i.axil.arvalid && !self.axil.rvalid,
+            wr_en,
+            rd_en,
+            bus_active: wr_en || rd_en || self.axil.bvalid || self.axil.rvalid,
         }
     }
 
@@ -275,7 +281,7 @@ impl Block for Regs {
     /// cycle copies almost nothing.
     #[inline(always)]
     fn next(&mut self, i: &RegsIn<'_>, o: &RegsOut, _: &Config, p: &Params) {
-        let fx = if o.wr_en || o.rd_en || self.axil.bvalid || self.axil.rvalid {
+        let fx = if o.bus_active {
             self.bus_cycle(i.axil, o.wr_en, o.rd_en, &i.mon, p)
         } else {
             WriteEffects::default()
