@@ -5,6 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "dcqcn_checks.svh"
+
 module dcqcn_credit_gate #(
     parameter int          DATA_BYTES  = 8,                  // AXI4-Stream beat width, bytes
     parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,    // f, Hz
@@ -42,30 +44,10 @@ module dcqcn_credit_gate #(
     output logic      [47:0]             credit           // Q32.16 bytes
 );
 
-`ifdef __ICARUS__
-    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
-    initial begin
-        if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
-            $fatal(1, "dcqcn_credit_gate: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
-        end
-        if (CLK_FREQ_HZ < 32'd65_537) begin
-            $fatal(1, "dcqcn_credit_gate: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
-        end
-        if (LINE_RATE == 32'd0) begin
-            $fatal(1, "dcqcn_credit_gate: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-        end
-    end
-`else
-    if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
-        $fatal(1, "dcqcn_credit_gate: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
-    end
-    if (CLK_FREQ_HZ < 32'd65_537) begin : g_bad_clk_freq
-        $fatal(1, "dcqcn_credit_gate: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
-    end
-    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
-        $fatal(1, "dcqcn_credit_gate: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-    end
-`endif
+    // spec 2: illegal parameters are an elaboration error
+    `DCQCN_CHECK_DATA_BYTES(dcqcn_credit_gate)
+    `DCQCN_CHECK_CLK_FREQ_HZ(dcqcn_credit_gate)
+    `DCQCN_CHECK_LINE_RATE(dcqcn_credit_gate)
 
     // spec 2: integer arithmetic on 64 bits
     localparam logic [63:0] F_64 = {32'd0, CLK_FREQ_HZ};

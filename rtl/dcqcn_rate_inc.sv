@@ -5,6 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "dcqcn_checks.svh"
+
 module dcqcn_rate_inc #(
     parameter logic [31:0] LINE_RATE = 32'd1_250_000_000  // L, bytes/s
 ) (
@@ -46,18 +48,8 @@ module dcqcn_rate_inc #(
     output logic      [7:0]  b_stage
 );
 
-`ifdef __ICARUS__
-    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
-    initial begin
-        if (LINE_RATE == 32'd0) begin
-            $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-        end
-    end
-`else
-    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
-        $fatal(1, "dcqcn_rate_inc: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-    end
-`endif
+    // spec 2: illegal parameters are an elaboration error
+    `DCQCN_CHECK_LINE_RATE(dcqcn_rate_inc)
 
     localparam logic [31:0] L = LINE_RATE;
 

@@ -5,6 +5,8 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
+`include "dcqcn_checks.svh"
+
 // CLK_FREQ_HZ and LINE_RATE are 32-bit: the legal ranges (spec 2) end at 2^32 - 1, so the upper bound
 // is the type's, and a Verilator -G decimal value (parsed as 32 bits) is taken unsigned.
 module dcqcn_rl #(
@@ -55,31 +57,10 @@ module dcqcn_rl #(
     input  wire logic                    s_axil_rready
 );
 
-`ifdef __ICARUS__
-    // Icarus 11 has no elaboration-time $fatal; fail at time 0 instead
-    initial begin
-        if (DATA_BYTES < 1 || DATA_BYTES > 64) begin
-            $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
-        end
-        if (CLK_FREQ_HZ < 32'd65_537) begin
-            $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
-        end
-        if (LINE_RATE == 32'd0) begin
-            $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-        end
-    end
-`else
     // spec 2: illegal parameters are an elaboration error
-    if (DATA_BYTES < 1 || DATA_BYTES > 64) begin : g_bad_data_bytes
-        $fatal(1, "dcqcn_rl: DATA_BYTES %0d out of range 1..64", DATA_BYTES);
-    end
-    if (CLK_FREQ_HZ < 32'd65_537) begin : g_bad_clk_freq
-        $fatal(1, "dcqcn_rl: CLK_FREQ_HZ %0d out of range 65537..4294967295", CLK_FREQ_HZ);
-    end
-    if (LINE_RATE == 32'd0) begin : g_bad_line_rate
-        $fatal(1, "dcqcn_rl: LINE_RATE %0d out of range 1..4294967295", LINE_RATE);
-    end
-`endif
+    `DCQCN_CHECK_DATA_BYTES(dcqcn_rl)
+    `DCQCN_CHECK_CLK_FREQ_HZ(dcqcn_rl)
+    `DCQCN_CHECK_LINE_RATE(dcqcn_rl)
 
     localparam logic [31:0] L = LINE_RATE;
 

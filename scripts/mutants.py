@@ -3,7 +3,8 @@
 
 Generates mutants of rtl/ automatically (operator swaps, dropped negations and conditions,
 constants +-1, swapped if/else-if priorities, narrowed widths), only inside the combinational
-processes, keeps those that still elaborate, builds them all as Verilator variants (own target
+processes, and narrowed widths of declared signals and of packed-struct fields (the register record
+and word layouts of rtl/*.svh), keeps those that still elaborate, builds them all as Verilator variants (own target
 directory, so the normal build is untouched), fuzzes each for a fixed budget on every core, and
 prints killed / survived with time-to-kill and each survivor's diff. Deterministic: the same rtl/
 gives the same mutants.
@@ -39,7 +40,7 @@ SWAPS = [
 ]
 CONST = re.compile(r"(\d+)'d(\d+)")
 DROP_TERM = re.compile(r" (?:&|&&) (?:~|!)?[A-Za-z_][\w]*(?:\[[^\]]*\])?")
-DECL = re.compile(r"^(\s*logic\s*\[)(\d+)(:0\]\s+\w+;.*)$")
+DECL = re.compile(r"^(\s*logic\s*\[)(\d+)(:0\]\s+(\w+);.*)$")
 # `(A op B) ? A : B` or `? B : A` with op one of < <= > >=: the two branches are the compared
 # operands, so at A == B both give the same value and flipping strictness cannot change anything.
 MINMAX = re.compile(r"\(\s*(.+?)\s*(?:<=|>=|<|>)\s*(.+?)\s*\)\s*\?\s*(.+?)\s*:\s*(.+?)\s*;")
@@ -127,7 +128,8 @@ def candidates(path):
                         break
     for i, line in enumerate(lines):
         m = DECL.match(line)
-        if m and int(m.group(2)) > 1:
+        # A reserved field reads 0 whatever its width: narrowing it cannot change anything.
+        if m and int(m.group(2)) > 1 and not m.group(4).startswith("reserved"):
             add(i, i, f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}", "narrow-width")
     return found
 
@@ -156,7 +158,7 @@ def main():
     args = ap.parse_args()
 
     cands = []
-    for path in sorted(RTL.glob("*.sv")):
+    for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
         cands += candidates(path)
     # Round-robin over kinds, evenly spaced within a kind (so every kind and file is represented),
     # deterministically.
@@ -181,7 +183,7 @@ def main():
             continue
         if not elaborates(file, old, new, OUT / "scratch"):
             continue
-        name = f"g{len(chosen):02d}-{file[6:-3].replace('_', '')}-{line}-{kind}"
+        name = f"g{len(chosen):02d}-{pathlib.Path(file).stem[6:].replace('_', '')}-{line}-{kind}"
         body = (f"description = \"{kind} at {file}:{line}\"\nfile = \"{file}\"\n"
                 f"find = {toml_str(old)}\nreplace = {toml_str(new)}\n")
         target = defs / f"{name}.toml"

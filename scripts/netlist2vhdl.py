@@ -8,7 +8,9 @@ script synthesises dcqcn_rl flattened, keeps the register nets that the wrapper'
 `assign st_<name> = dut.<path>;` lines name (the wrapper stays the single source of truth for the
 st_* list, widths and paths), maps the logic to simple gates, and writes the JSON netlist as one
 VHDL entity `dcqcn_cosim_top` with the wrapper's ports: gates as concurrent assignments, every flop
-in one clocked process.
+in one clocked process. A path may end in fields of a packed-struct variable (`u_regs.r.stats.cnt_cnp`):
+Yosys keeps the variable as one net (`u_regs.r`), and the field's bits are found from the
+`typedef struct packed` declarations of the RTL (rtl/*.sv, rtl/*.svh).
 
 It is not the VHDL twin: a generated, generic-free netlist for one DATA_BYTES (the entity has a
 DATA_BYTES generic only so that the testbench binds to it as it will bind to the twin; any other
@@ -112,16 +114,89 @@ def parse_wrapper(data_bytes):
     return ports, st_map
 
 
-def yosys_script(data_bytes, clk_hz, line_rate, rtl, st_map, json_path):
-    keep = " ".join(f"w:{path}" for path in st_map.values())
+def _strip_comments(text):
+    text = re.sub(r"//[^\n]*", "", text)
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+
+
+class Structs:
+    """The packed structs of the RTL: field layouts and the variables declared with them.
+
+    Handles what the RTL uses: `typedef struct packed { <type> <name>; ... } <name>_t;` with
+    `logic`, `logic [N:M]` (integer bounds) or another struct as field types, one field per
+    declaration, and struct variables declared as `<name>_t <var>;` (a variable name must have one
+    type across the RTL)."""
+
+    def __init__(self, files):
+        self.types = {}
+        self.vars = {}
+        for f in files:
+            text = _strip_comments(f.read_text())
+            for m in re.finditer(r"typedef\s+struct\s+packed\s*\{(.*?)\}\s*(\w+)\s*;", text, re.S):
+                fields = []
+                for decl in m.group(1).split(";"):
+                    if not decl.strip():
+                        continue
+                    d = re.fullmatch(r"\s*(\w+)\s*(?:\[\s*(\d+)\s*:\s*(\d+)\s*\])?\s*(\w+)\s*", decl)
+                    if not d:
+                        die(f"{f.name}: struct {m.group(2)}: cannot parse field `{decl.strip()}`")
+                    fields.append(d.groups())
+                self.types[m.group(2)] = fields
+            body = re.sub(r"typedef\s+struct\s+packed\s*\{.*?\}\s*\w+\s*;", "", text, flags=re.S)
+            for m in re.finditer(r"^\s*(\w+_t)\s+(\w+)\s*;", body, re.M):
+                typ, var = m.groups()
+                if self.vars.setdefault(var, typ) != typ:
+                    die(f"struct variable `{var}` declared with two types ({self.vars[var]}, {typ})")
+
+    def width(self, typ):
+        return sum(self._field_width(f) for f in self.types[typ])
+
+    def _field_width(self, field):
+        ftype, msb, lsb, _ = field
+        if ftype == "logic":
+            return 1 if msb is None else abs(int(msb) - int(lsb)) + 1
+        if ftype in self.types and msb is None:
+            return self.width(ftype)
+        die(f"unsupported struct field type `{ftype}`")
+        return 0
+
+    def field(self, typ, names):
+        """(lsb offset, width) of the field path `names` inside a `typ` value."""
+        lo, width = 0, self.width(typ)
+        for name in names:
+            if typ not in self.types:
+                die(f"`{name}`: not a struct field path")
+            fields = self.types[typ]
+            names_here = [f[3] for f in fields]
+            if name not in names_here:
+                die(f"struct {typ} has no field `{name}`")
+            idx = names_here.index(name)
+            lo += sum(self._field_width(f) for f in fields[idx + 1:])
+            width = self._field_width(fields[idx])
+            typ = fields[idx][0]
+        return lo, width
+
+    def split(self, path):
+        """A wrapper path as (net, lsb offset, width or None): the net is the path up to its first
+        struct variable; the rest of the path is a field inside it."""
+        parts = path.split(".")
+        for i, part in enumerate(parts[:-1]):
+            if part in self.vars:
+                lo, width = self.field(self.vars[part], parts[i + 1:])
+                return ".".join(parts[:i + 1]), lo, width
+        return path, 0, None
+
+
+def yosys_script(data_bytes, clk_hz, line_rate, rtl, rtl_dir, nets, json_path):
+    keep = " ".join(f"w:{net}" for net in nets)
     return "\n".join([
-        "read_verilog -sv " + " ".join(str(p) for p in rtl),
+        f"read_verilog -sv -I{rtl_dir} " + " ".join(str(p) for p in rtl),
         f"hierarchy -check -top {TOP} -chparam DATA_BYTES {data_bytes}"
         f" -chparam CLK_FREQ_HZ 32'd{clk_hz} -chparam LINE_RATE 32'd{line_rate}",
         "proc",
         "flatten",
         # the architectural registers must survive optimisation under their flattened names
-        f"select -assert-count {len(st_map)} {keep}",
+        f"select -assert-count {len(nets)} {keep}",
         f"setattr -set keep 1 {keep}",
         f"synth -top {TOP} -flatten",
         "abc -g AND,NAND,OR,NOR,XOR,XNOR,ANDNOT,ORNOT,MUX",
@@ -134,6 +209,7 @@ def yosys_script(data_bytes, clk_hz, line_rate, rtl, st_map, json_path):
 
 
 def inputs_hash(params, rtl, yosys):
+    """Over the parameters, Yosys version, this script, the wrapper and the RTL (includes too)."""
     h = hashlib.sha256()
     version = subprocess.run([yosys, "-V"], capture_output=True, text=True, check=True).stdout
     h.update(f"{params}\n{version}\n".encode())
@@ -168,7 +244,7 @@ class Netlist:
         return f"n{bit}"
 
 
-def translate(module, ports, st_map, data_bytes, params):
+def translate(module, ports, st_map, structs, data_bytes, params):
     net = Netlist(module)
     body = []
     flops = []
@@ -224,10 +300,15 @@ def translate(module, ports, st_map, data_bytes, params):
             continue
         if name.startswith("st_"):
             path = st_map[name]
-            nn = module["netnames"].get(path)
+            net_name, lo, field_width = structs.split(path)
+            nn = module["netnames"].get(net_name)
             if nn is None:
-                die(f"{name}: net {path} not in the netlist")
+                die(f"{name}: net {net_name} not in the netlist")
             bits = nn["bits"]
+            if field_width is not None:
+                if len(bits) != structs.width(structs.vars[net_name.split(".")[-1]]):
+                    die(f"{name}: net {net_name} has {len(bits)} bits, its struct type another width")
+                bits = bits[lo:lo + field_width]
         else:
             bits = module["ports"][name]["bits"]
         if len(bits) != width:
@@ -312,25 +393,29 @@ def main():
     params = f"DATA_BYTES={n} CLK_FREQ_HZ={args.clk_freq_hz} LINE_RATE={args.line_rate}"
     out = (args.out or ROOT / "target" / "golden-vhdl" / f"w{n}").resolve()
     out.mkdir(parents=True, exist_ok=True)
-    rtl = sorted(args.rtl.resolve().glob("*.sv"))
+    rtl_dir = args.rtl.resolve()
+    rtl = sorted(rtl_dir.glob("*.sv"))
     if not rtl:
         die(f"no *.sv in {args.rtl}")
+    includes = sorted(rtl_dir.glob("*.svh"))
     vhd = out / "dcqcn_cosim_top.vhd"
     stamp = out / "inputs.sha256"
-    digest = inputs_hash(params, rtl, args.yosys)
+    digest = inputs_hash(params, rtl + includes, args.yosys)
     if not args.force and vhd.exists() and stamp.exists() and stamp.read_text().strip() == digest:
         print(f"netlist2vhdl: {vhd} is up to date")
         return
     ports, st_map = parse_wrapper(n)
+    structs = Structs(rtl + includes)
+    nets = sorted({structs.split(path)[0] for path in st_map.values()})
     json_path = out / "netlist.json"
     script = out / "netlist.ys"
-    script.write_text(yosys_script(n, args.clk_freq_hz, args.line_rate, rtl, st_map, json_path))
+    script.write_text(yosys_script(n, args.clk_freq_hz, args.line_rate, rtl, rtl_dir, nets, json_path))
     res = subprocess.run([args.yosys, "-q", "-l", "yosys.log", "-s", script.name], cwd=out,
                          stdout=subprocess.DEVNULL)
     if res.returncode != 0:
         die(f"yosys failed, see {out / 'yosys.log'}")
     module = json.loads(json_path.read_text())["modules"][TOP]
-    text, kinds, nflops, nx = translate(module, ports, st_map, n, params)
+    text, kinds, nflops, nx = translate(module, ports, st_map, structs, n, params)
     if nx:
         print(f"netlist2vhdl: warning: {nx} undefined constant bits driven as 'X'", file=sys.stderr)
     tmp = vhd.with_suffix(".tmp")

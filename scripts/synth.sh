@@ -9,7 +9,7 @@ log=target/synth/yosys.log
 # chparam makes Yosys 0.23 map the same design slightly differently).
 chparam=""
 [ "${DATA_BYTES:-8}" = 8 ] || chparam="chparam -set DATA_BYTES ${DATA_BYTES} dcqcn_rl;"
-yosys -q -l "$log" -p "read_verilog -sv $(ls rtl/*.sv | tr '\n' ' '); $chparam \
+yosys -q -l "$log" -p "read_verilog -sv -Irtl $(ls rtl/*.sv | tr '\n' ' '); $chparam \
   synth_xilinx -family xcu -top dcqcn_rl -flatten; \
   tee -o target/synth/stat.txt stat" >/dev/null
 stat=target/synth/stat.txt

@@ -151,7 +151,8 @@ module dcqcn_cosim_top #(
         .s_axil_rready  (s_axil_rready)
     );
 
-    // spec 7: architectural registers, by hierarchical reference (names as in the spec)
+    // spec 7: architectural registers, by hierarchical reference (names as in the spec); those of
+    // dcqcn_regs are fields of its register record r (rtl/dcqcn_regmap.svh)
     assign st_cnp_meta               = dut.u_cnp_sync.cnp_meta;
     assign st_cnp_sync               = dut.u_cnp_sync.cnp_sync;
     assign st_cnp_prev               = dut.u_cnp_sync.cnp_prev;
@@ -169,32 +170,32 @@ module dcqcn_cosim_top #(
     assign st_b_stage                = dut.u_rate_inc.b_stage;
     assign st_bpc                    = dut.u_credit_gate.bpc;
     assign st_credit                 = dut.u_credit_gate.credit;
-    assign st_cfg_alpha_g            = dut.u_regs.cfg_alpha_g;
-    assign st_cfg_dec_gain           = dut.u_regs.cfg_dec_gain;
-    assign st_cfg_stage_threshold    = dut.u_regs.cfg_stage_threshold;
-    assign st_cfg_clamp_tgt          = dut.u_regs.cfg_clamp_tgt;
-    assign st_cfg_rai                = dut.u_regs.cfg_rai;
-    assign st_cfg_rhai               = dut.u_regs.cfg_rhai;
-    assign st_cfg_rmin               = dut.u_regs.cfg_rmin;
-    assign st_cfg_inc_interval       = dut.u_regs.cfg_inc_interval;
-    assign st_cfg_dec_interval       = dut.u_regs.cfg_dec_interval;
-    assign st_cfg_alpha_interval     = dut.u_regs.cfg_alpha_interval;
-    assign st_cfg_bypass             = dut.u_regs.cfg_bypass;
-    assign st_cfg_timer_en           = dut.u_regs.cfg_timer_en;
-    assign st_cfg_byte_en            = dut.u_regs.cfg_byte_en;
-    assign st_cfg_byte_threshold     = dut.u_regs.cfg_byte_threshold;
-    assign st_cfg_credit_cap         = dut.u_regs.cfg_credit_cap;
-    assign st_cnp_cnt16              = dut.u_regs.cnp_cnt16;
-    assign st_cnt_cnp                = dut.u_regs.cnt_cnp;
-    assign st_cnt_dec                = dut.u_regs.cnt_dec;
-    assign st_cnt_inc_fr             = dut.u_regs.cnt_inc_fr;
-    assign st_cnt_inc_ai             = dut.u_regs.cnt_inc_ai;
-    assign st_cnt_inc_hai            = dut.u_regs.cnt_inc_hai;
-    assign st_cnt_inc_timer          = dut.u_regs.cnt_inc_timer;
-    assign st_cnt_inc_byte           = dut.u_regs.cnt_inc_byte;
-    assign st_cnt_stall              = dut.u_regs.cnt_stall;
-    assign st_cnt_bytes              = dut.u_regs.cnt_bytes;
-    assign st_bytes_hi               = dut.u_regs.bytes_hi;
+    assign st_cfg_alpha_g            = dut.u_regs.r.config_word.alpha_g;
+    assign st_cfg_dec_gain           = dut.u_regs.r.config_word.dec_gain;
+    assign st_cfg_stage_threshold    = dut.u_regs.r.config_word.stage_threshold;
+    assign st_cfg_clamp_tgt          = dut.u_regs.r.config_word.clamp_tgt;
+    assign st_cfg_rai                = dut.u_regs.r.rai;
+    assign st_cfg_rhai               = dut.u_regs.r.rhai;
+    assign st_cfg_rmin               = dut.u_regs.r.rmin;
+    assign st_cfg_inc_interval       = dut.u_regs.r.inc_interval;
+    assign st_cfg_dec_interval       = dut.u_regs.r.intervals.dec_interval;
+    assign st_cfg_alpha_interval     = dut.u_regs.r.intervals.alpha_interval;
+    assign st_cfg_bypass             = dut.u_regs.r.bypass.bypass;
+    assign st_cfg_timer_en           = dut.u_regs.r.ext_ctrl.timer_en;
+    assign st_cfg_byte_en            = dut.u_regs.r.ext_ctrl.byte_en;
+    assign st_cfg_byte_threshold     = dut.u_regs.r.byte_threshold;
+    assign st_cfg_credit_cap         = dut.u_regs.r.credit_cap;
+    assign st_cnp_cnt16              = dut.u_regs.r.cnp_cnt16;
+    assign st_cnt_cnp                = dut.u_regs.r.stats.cnt_cnp;
+    assign st_cnt_dec                = dut.u_regs.r.stats.cnt_dec;
+    assign st_cnt_inc_fr             = dut.u_regs.r.stats.cnt_inc_fr;
+    assign st_cnt_inc_ai             = dut.u_regs.r.stats.cnt_inc_ai;
+    assign st_cnt_inc_hai            = dut.u_regs.r.stats.cnt_inc_hai;
+    assign st_cnt_inc_timer          = dut.u_regs.r.stats.cnt_inc_timer;
+    assign st_cnt_inc_byte           = dut.u_regs.r.stats.cnt_inc_byte;
+    assign st_cnt_stall              = dut.u_regs.r.stats.cnt_stall;
+    assign st_cnt_bytes              = dut.u_regs.r.stats.cnt_bytes;
+    assign st_bytes_hi               = dut.u_regs.r.stats.bytes_hi;
 
 endmodule
 

@@ -166,14 +166,20 @@ fn verilator_root(verilator: &Path) -> PathBuf {
     PathBuf::from(String::from_utf8(o.stdout).unwrap().trim())
 }
 
-fn sv_files(dir: &Path) -> Vec<PathBuf> {
+/// The files of `dir` whose extension is one of `exts`, sorted.
+fn files_with(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sv"))
+        .filter(|p| p.extension().is_some_and(|e| exts.iter().any(|x| e == *x)))
         .collect();
     v.sort();
     v
+}
+
+/// The RTL sources to compile (the `.svh` includes are found through `-I`).
+fn sv_files(dir: &Path) -> Vec<PathBuf> {
+    files_with(dir, &["sv"])
 }
 
 /// Copies rtl/ per mutant and applies its one textual change; the change must match exactly once.
@@ -195,7 +201,8 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
             let mdir = out.join(format!("rtl_mut_{name}"));
             let _ = fs::remove_dir_all(&mdir);
             fs::create_dir_all(&mdir).unwrap();
-            for src in sv_files(rtl) {
+            // sources and their includes (the copy is the variant's `-I` directory)
+            for src in files_with(rtl, &["sv", "svh"]) {
                 fs::copy(&src, mdir.join(src.file_name().unwrap())).unwrap();
             }
             let target = mdir.join(&m.file);

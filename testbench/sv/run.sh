@@ -13,6 +13,8 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/target/tb-$sim}
 rtl=("$root"/rtl/*.sv "$root/verilator/dcqcn_cosim_top.sv" "$root/testbench/sv/tb_golden.sv")
+# what a build depends on: the sources and the RTL's includes (found with -I rtl)
+deps=("${rtl[@]}" "$root"/rtl/*.svh)
 mkdir -p "$build"
 
 # The beat width a set was generated for (line `data_bytes N` of vectors.txt).
@@ -27,7 +29,7 @@ build() {
     case $sim in
     verilator)
         exe=$build/w$w/tb_golden
-        if [ ! -x "$exe" ] || [ -n "$(find "${rtl[@]}" -newer "$exe" 2>/dev/null)" ]; then
+        if [ ! -x "$exe" ] || [ -n "$(find "${deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
             verilator --binary --timing -O2 -Wno-fatal -I"$root/rtl" -GDATA_BYTES="$w" \
                 --top-module tb_golden --Mdir "$build/w$w" -o tb_golden "${rtl[@]}" \
                 >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
@@ -36,7 +38,7 @@ build() {
         ;;
     icarus)
         exe=$build/tb_w$w.vvp
-        if [ ! -f "$exe" ] || [ -n "$(find "${rtl[@]}" -newer "$exe" 2>/dev/null)" ]; then
+        if [ ! -f "$exe" ] || [ -n "$(find "${deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
             # Icarus 11 notes "constant selects in always_* processes" on the RTL: harmless.
             iverilog -g2012 -I"$root/rtl" -Ptb_golden.DATA_BYTES="$w" -s tb_golden -o "$exe" \
                 "${rtl[@]}" >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// dcqcn_regmap.svh: the AXI4-Lite register map of dcqcn_regs (spec 6.2): word addresses, word
+// layouts and the register record.
+//
+// Included inside the body of dcqcn_regs (the declarations are the module's own; no include guard,
+// so that another module could include it too). The names are the spec's word names: SV ADDR_<NAME>
+// is Rust regmap::<NAME> (crates/dcqcn-model/src/regmap.rs). Each field position is written once,
+// in its word's packed struct (first member = most significant bits); the write merge and the read
+// mux both use these structs.
+
+// spec 6.2: byte addresses; the decode compares addr[11:2] with ADDR_<NAME>[11:2] (spec 6.1)
+localparam logic [11:0] ADDR_CONFIG         = 12'h000;  // RW  config_t
+localparam logic [11:0] ADDR_RAI            = 12'h004;  // RW
+localparam logic [11:0] ADDR_RHAI           = 12'h008;  // RW
+localparam logic [11:0] ADDR_RMIN           = 12'h00C;  // RW
+localparam logic [11:0] ADDR_INC_INTERVAL   = 12'h010;  // RW
+localparam logic [11:0] ADDR_INTERVALS      = 12'h014;  // RW  intervals_t
+localparam logic [11:0] ADDR_RC             = 12'h018;  // RO
+localparam logic [11:0] ADDR_RT             = 12'h01C;  // RO
+localparam logic [11:0] ADDR_ALPHA_CNP      = 12'h020;  // RO but cnp_cnt_clear (W)  alpha_cnp_t
+localparam logic [11:0] ADDR_BYPASS         = 12'h024;  // RW  bypass_t
+localparam logic [11:0] ADDR_EXT_CTRL       = 12'h100;  // RW  ext_ctrl_t
+localparam logic [11:0] ADDR_BYTE_THRESHOLD = 12'h104;  // RW
+localparam logic [11:0] ADDR_CREDIT_CAP     = 12'h108;  // RW
+localparam logic [11:0] ADDR_ID             = 12'h10C;  // RO  id_t
+localparam logic [11:0] ADDR_CREDIT_BYTES   = 12'h110;  // RO
+localparam logic [11:0] ADDR_CREDIT_FRAC    = 12'h114;  // RO  credit_frac_t
+localparam logic [11:0] ADDR_BPC            = 12'h118;  // RO
+localparam logic [11:0] ADDR_CNT_CNP        = 12'h120;  // RO
+localparam logic [11:0] ADDR_CNT_DEC        = 12'h124;  // RO
+localparam logic [11:0] ADDR_CNT_INC_FR     = 12'h128;  // RO
+localparam logic [11:0] ADDR_CNT_INC_AI     = 12'h12C;  // RO
+localparam logic [11:0] ADDR_CNT_INC_HAI    = 12'h130;  // RO
+localparam logic [11:0] ADDR_CNT_INC_TIMER  = 12'h134;  // RO
+localparam logic [11:0] ADDR_CNT_INC_BYTE   = 12'h138;  // RO
+localparam logic [11:0] ADDR_CNT_STALL      = 12'h13C;  // RO
+localparam logic [11:0] ADDR_CNT_BYTES_LO   = 12'h140;  // RO, a read latches bytes_hi
+localparam logic [11:0] ADDR_CNT_BYTES_HI   = 12'h144;  // RO
+localparam logic [11:0] ADDR_STATUS         = 12'h148;  // RO  status_t
+
+/* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
+
+// 0x000 config
+typedef struct packed {
+    logic [8:0]  reserved;         // [31:23]
+    logic        clamp_tgt;        // [22]
+    logic [7:0]  stage_threshold;  // [21:14] F
+    logic [3:0]  dec_gain;         // [13:10]
+    logic [9:0]  alpha_g;          // [9:0]   G = 1 - g, Q0.10
+} config_t;
+
+// 0x014 intervals
+typedef struct packed {
+    logic [15:0] alpha_interval;   // [31:16] cycles
+    logic [15:0] dec_interval;     // [15:0]  cycles
+} intervals_t;
+
+// 0x020 alpha_cnp
+typedef struct packed {
+    logic [4:0]  reserved;         // [31:27]
+    logic [15:0] cnp_cnt16;        // [26:11] RO, CNP edges mod 2^16
+    logic        cnp_cnt_clear;    // [10]    W, reads 0: writing 1 clears cnp_cnt16 (SURF cnpCntRst)
+    logic [9:0]  alpha;            // [9:0]   RO
+} alpha_cnp_t;
+
+// 0x024 bypass
+typedef struct packed {
+    logic [30:0] reserved;         // [31:1]
+    logic        bypass;           // [0]
+} bypass_t;
+
+// 0x100 ext_ctrl
+typedef struct packed {
+    logic [22:0] reserved_hi;      // [31:9]
+    logic        cnt_clear;        // [8]     W, reads 0: writing 1 clears the counters 0x120-0x144
+    logic [5:0]  reserved_lo;      // [7:2]
+    logic        byte_en;          // [1]
+    logic        timer_en;         // [0]
+} ext_ctrl_t;
+
+// 0x10C id
+typedef struct packed {
+    logic [15:0] magic;            // [31:16] 0xDCC1
+    logic [7:0]  version;          // [15:8]  1
+    logic [7:0]  data_bytes;       // [7:0]   DATA_BYTES
+} id_t;
+
+// 0x114 credit_frac
+typedef struct packed {
+    logic [15:0] reserved;         // [31:16]
+    logic [15:0] frac;             // [15:0]  credit[15:0], 1/65536 B
+} credit_frac_t;
+
+// 0x148 status
+typedef struct packed {
+    logic [12:0] reserved;         // [31:19]
+    logic        alpha_pending;    // [18]
+    logic        dec_pending;      // [17]
+    logic        active;           // [16]
+    logic [7:0]  b_stage;          // [15:8]
+    logic [7:0]  t_stage;          // [7:0]
+} status_t;
+
+/* The registers of dcqcn_regs (spec 7, regs): one record, updated once per clock */
+
+// Statistics counters 0x120-0x144, all cleared together by cnt_clear
+typedef struct packed {
+    logic [31:0] cnt_cnp;
+    logic [31:0] cnt_dec;
+    logic [31:0] cnt_inc_fr;
+    logic [31:0] cnt_inc_ai;
+    logic [31:0] cnt_inc_hai;
+    logic [31:0] cnt_inc_timer;
+    logic [31:0] cnt_inc_byte;
+    logic [31:0] cnt_stall;
+    logic [63:0] cnt_bytes;
+    logic [31:0] bytes_hi;         // cnt_bytes[63:32] latched by a read of cnt_bytes_lo
+} stats_t;
+
+// Writable words are held as read (reserved and write-only bits 0). `config` is a keyword of
+// SystemVerilog (configurations), so that word's member is config_word.
+typedef struct packed {
+    config_t     config_word;
+    logic [31:0] rai;              // bytes/s
+    logic [31:0] rhai;             // bytes/s
+    logic [31:0] rmin;             // bytes/s
+    logic [31:0] inc_interval;     // cycles
+    intervals_t  intervals;
+    bypass_t     bypass;
+    ext_ctrl_t   ext_ctrl;
+    logic [31:0] byte_threshold;   // bytes
+    logic [31:0] credit_cap;       // bytes
+    logic [15:0] cnp_cnt16;        // alpha_cnp[26:11]
+    stats_t      stats;
+    // AXI4-Lite responses (direct members: Icarus 11 aborts on `~` of a member of a nested struct)
+    logic        bvalid;
+    logic [1:0]  bresp;
+    logic        rvalid;
+    logic [31:0] rdata;
+    logic [1:0]  rresp;
+} regs_t;
