@@ -165,7 +165,7 @@ impl Network {
         let link = &cfg.link;
         let nleaf = cfg.leaves.len();
         let has_root = nleaf > 1;
-        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bps;
+        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bits_per_s;
         let mut switches = Vec::new();
         let mut upstream = Vec::new();
         let mut downstream = Vec::new();
@@ -455,46 +455,6 @@ impl Network {
     pub fn switch(&self, i: usize) -> &Switch {
         &self.switches[i]
     }
-}
-
-/// Writes the time series as CSV: one row per sample; per flow throughput (Gb/s of payload), Rc
-/// and Rt (Gb/s), alpha, CNPs and marked frames in the interval; per switch queue depth, XOFF
-/// frames and marks in the interval, drops so far.
-pub fn csv(names: &[String], r: &RunResult) -> String {
-    use std::fmt::Write;
-    let mut s = String::from("time_s");
-    for n in names {
-        for c in ["gbps", "rc_gbps", "rt_gbps", "alpha", "cnps", "marked"] {
-            let _ = write!(s, ",{n}_{c}");
-        }
-    }
-    let nsw = r.switches.len();
-    for k in 0..nsw {
-        for c in ["queue_bytes", "xoff", "marks", "drops"] {
-            let _ = write!(s, ",sw{k}_{c}");
-        }
-    }
-    s.push('\n');
-    for row in &r.samples {
-        let _ = write!(s, "{:.6}", row.t_ps as f64 / PS_PER_S as f64);
-        for f in &row.flows {
-            let _ = write!(
-                s,
-                ",{:.4},{:.4},{:.4},{:.4},{},{}",
-                f.gbps,
-                gbps(f.rc),
-                gbps(f.rt),
-                f64::from(f.alpha) / 1024.0,
-                f.cnps,
-                f.marked
-            );
-        }
-        for w in &row.switches {
-            let _ = write!(s, ",{},{},{},{}", w.queue_bytes, w.xoff, w.marks, w.drops);
-        }
-        s.push('\n');
-    }
-    s
 }
 
 /// A rate register (bytes/s) in Gb/s.
