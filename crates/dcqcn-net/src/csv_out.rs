@@ -3,7 +3,7 @@
 
 use crate::config::PS_PER_S;
 use crate::emulated::Fig9Run;
-use crate::sim::{gbps, RunResult};
+use crate::sim::{register_gbps, RunResult};
 
 /// A CSV of `header` and `rows`.
 fn write(header: Vec<String>, rows: impl IntoIterator<Item = Vec<String>>) -> Vec<u8> {
@@ -34,9 +34,9 @@ pub fn time_series(names: &[String], r: &RunResult) -> Vec<u8> {
         let mut row = vec![format!("{:.6}", s.t_ps as f64 / PS_PER_S as f64)];
         for f in &s.flows {
             row.extend([
-                format!("{:.4}", f.gbps),
-                format!("{:.4}", gbps(f.rc)),
-                format!("{:.4}", gbps(f.rt)),
+                format!("{:.4}", f.payload_gbps),
+                format!("{:.4}", register_gbps(f.rc_bytes_per_s)),
+                format!("{:.4}", register_gbps(f.rt_bytes_per_s)),
                 format!("{:.4}", f64::from(f.alpha) / 1024.0),
                 f.cnps.to_string(),
                 f.marked.to_string(),
@@ -70,8 +70,8 @@ pub fn fig9(run: &Fig9Run, cycle_ps: u64) -> Vec<u8> {
         vec![
             format!("{:.4}", ms(p.cycle)),
             format!("{:.4}", p.window_gbps),
-            format!("{:.4}", gbps(p.rc)),
-            format!("{:.4}", gbps(p.rt)),
+            format!("{:.4}", register_gbps(p.rc_bytes_per_s)),
+            format!("{:.4}", register_gbps(p.rt_bytes_per_s)),
             format!("{:.4}", f64::from(p.alpha) / 1024.0),
             seen.to_string(),
         ]

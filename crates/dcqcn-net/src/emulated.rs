@@ -16,8 +16,9 @@ pub struct CnpSeen {
     pub cycle: u64,
     /// Alpha when the decrease fired (Q0.10): the value the cut used.
     pub alpha: u16,
-    pub rc_before: u32,
-    pub rc_after: u32,
+    /// Rc before and after the cut, bytes/s.
+    pub rc_before_bytes_per_s: u32,
+    pub rc_after_bytes_per_s: u32,
 }
 
 /// One point of the time series.
@@ -26,8 +27,9 @@ pub struct Point {
     pub cycle: u64,
     /// Window throughput, Gb/s.
     pub window_gbps: f64,
-    pub rc: u32,
-    pub rt: u32,
+    /// The limiter's Rc and Rt registers, bytes/s.
+    pub rc_bytes_per_s: u32,
+    pub rt_bytes_per_s: u32,
     pub alpha: u16,
 }
 
@@ -95,8 +97,8 @@ pub fn run(
             cnps.push(CnpSeen {
                 cycle: c,
                 alpha: before.alpha.alpha,
-                rc_before: before.rc,
-                rc_after: rl.state().rc,
+                rc_before_bytes_per_s: before.rc,
+                rc_after_bytes_per_s: rl.state().rc,
             });
         }
         if o.s_axis_tready {
@@ -114,8 +116,8 @@ pub fn run(
             points.push(Point {
                 cycle: c,
                 window_gbps: window_gbps(mon.window_bytes(), window_cycles, clk_hz),
-                rc: st.rc,
-                rt: st.rt,
+                rc_bytes_per_s: st.rc,
+                rt_bytes_per_s: st.rt,
                 alpha: st.alpha.alpha,
             });
         }

@@ -80,9 +80,10 @@ pub struct Sample {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlowSample {
     /// Payload received in the interval, Gb/s.
-    pub gbps: f64,
-    pub rc: u32,
-    pub rt: u32,
+    pub payload_gbps: f64,
+    /// The limiter's Rc and Rt registers at the end of the interval, bytes/s.
+    pub rc_bytes_per_s: u32,
+    pub rt_bytes_per_s: u32,
     /// Q0.10.
     pub alpha: u16,
     /// CNPs sent to this flow in the interval.
@@ -422,9 +423,9 @@ impl Network {
                 let (now, last) = (&self.flows[i], &self.last[i]);
                 let st = self.senders[i].limiter().state();
                 FlowSample {
-                    gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
-                    rc: st.rc,
-                    rt: st.rt,
+                    payload_gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
+                    rc_bytes_per_s: st.rc,
+                    rt_bytes_per_s: st.rt,
                     alpha: st.alpha.alpha,
                     cnps: now.cnps - last.cnps,
                     marked: now.marked - last.marked,
@@ -457,7 +458,7 @@ impl Network {
     }
 }
 
-/// A rate register (bytes/s) in Gb/s.
-pub fn gbps(rate_bytes_per_s: u32) -> f64 {
+/// A rate register of the model (bytes/s) in Gb/s.
+pub fn register_gbps(rate_bytes_per_s: u32) -> f64 {
     f64::from(rate_bytes_per_s) * 8.0 / 1e9
 }

@@ -256,7 +256,7 @@ fn one_sender_fills_the_link_at_wire_speed() {
     assert_eq!(r.drops(), 0);
     // DCQCN never saw a mark (no queue), so Rc stays at line rate.
     let last = r.samples.last().unwrap();
-    assert_eq!(last.flows[0].rc, Params::DEFAULT.line_rate());
+    assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
 }
 
 #[test]

@@ -69,7 +69,7 @@ pub(super) fn mean(r: &RunResult, flow: usize, from: f64, to: f64) -> f64 {
             let t = s.t_ps as f64 / PS_PER_S as f64;
             t > from + 1e-12 && t <= to + 1e-12
         })
-        .map(|s| s.flows[flow].gbps)
+        .map(|s| s.flows[flow].payload_gbps)
         .collect();
     if v.is_empty() {
         0.0
@@ -93,7 +93,7 @@ pub fn jain(x: &[f64]) -> f64 {
 pub(super) fn aggregate(r: &RunResult) -> f64 {
     r.samples
         .iter()
-        .map(|s| s.flows.iter().map(|f| f.gbps).sum::<f64>())
+        .map(|s| s.flows.iter().map(|f| f.payload_gbps).sum::<f64>())
         .sum::<f64>()
         / r.samples.len().max(1) as f64
 }
@@ -124,7 +124,7 @@ pub(super) fn throughput_panel(cfg: &NetConfig, r: &RunResult, title: &str) -> P
             Series::new(
                 &f.name,
                 PALETTE[k % PALETTE.len()],
-                time_series(r, |s| s.flows[k].gbps),
+                time_series(r, |s| s.flows[k].payload_gbps),
             )
         })
         .collect();
@@ -133,7 +133,7 @@ pub(super) fn throughput_panel(cfg: &NetConfig, r: &RunResult, title: &str) -> P
             Series::new(
                 "aggregate",
                 BLACK,
-                time_series(r, |s| s.flows.iter().map(|f| f.gbps).sum()),
+                time_series(r, |s| s.flows.iter().map(|f| f.payload_gbps).sum()),
             )
             .dashed(),
         );

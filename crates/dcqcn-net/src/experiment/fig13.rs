@@ -7,7 +7,7 @@ use super::common::{
 use super::{row, Experiment, Outcome, Row};
 use crate::config::NetConfig;
 use crate::plot::{Figure, Panel, Series, ORANGE, RED};
-use crate::sim::{gbps, RunResult};
+use crate::sim::{register_gbps, RunResult};
 use dcqcn_model::Config;
 
 pub struct Fig13;
@@ -52,7 +52,10 @@ impl Fig13 {
         // Climbs: Rc of flow_a up by more than 10 % between samples.
         let climbs: Vec<usize> = (1..r.samples.len())
             .filter(|&k| {
-                let (p, q) = (r.samples[k - 1].flows[a].rc, r.samples[k].flows[a].rc);
+                let (p, q) = (
+                    r.samples[k - 1].flows[a].rc_bytes_per_s,
+                    r.samples[k].flows[a].rc_bytes_per_s,
+                );
                 f64::from(q) > 1.1 * f64::from(p)
             })
             .collect();
@@ -82,13 +85,19 @@ impl Fig13 {
                 .min(r.samples.len() - 1);
             let peak = r.samples[k..=stop]
                 .iter()
-                .map(|s| s.flows[a].rc)
+                .map(|s| s.flows[a].rc_bytes_per_s)
                 .max()
                 .unwrap_or(0);
             let cnps: u64 = r.samples[k..=stop].iter().map(|s| s.flows[a].cnps).sum();
-            let later = r.samples[stop].flows[a].rc;
+            let later = r.samples[stop].flows[a].rc_bytes_per_s;
             let dt = t_s(r.samples[stop].t_ps - r.samples[k].t_ps);
-            decays.push((t_s(r.samples[k].t_ps), gbps(peak), gbps(later), dt, cnps));
+            decays.push((
+                t_s(r.samples[k].t_ps),
+                register_gbps(peak),
+                register_gbps(later),
+                dt,
+                cnps,
+            ));
         }
         rows.push(row(
             "flow_a after each climb: time, peak Rc -> Rc later (Gb/s), CNPs in between",
@@ -133,8 +142,17 @@ impl Fig13 {
             xlabel: "time (s)".into(),
             ylabel: "rate (Gb/s)".into(),
             series: vec![
-                Series::new("flow_a Rc", RED, time_series(r, |s| gbps(s.flows[a].rc))),
-                Series::new("flow_a Rt", ORANGE, time_series(r, |s| gbps(s.flows[a].rt))).dashed(),
+                Series::new(
+                    "flow_a Rc",
+                    RED,
+                    time_series(r, |s| register_gbps(s.flows[a].rc_bytes_per_s)),
+                ),
+                Series::new(
+                    "flow_a Rt",
+                    ORANGE,
+                    time_series(r, |s| register_gbps(s.flows[a].rt_bytes_per_s)),
+                )
+                .dashed(),
             ],
             y_range: Some((0.0, 10.5)),
             ..Panel::default()

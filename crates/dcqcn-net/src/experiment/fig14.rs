@@ -4,7 +4,7 @@ use super::common::{figure, on_network, t_s, time_series, P};
 use super::{incast, row, Experiment, Outcome, Row};
 use crate::config::NetConfig;
 use crate::plot::{Figure, Panel, Series, BLUE, ORANGE, RED};
-use crate::sim::{gbps, RunResult};
+use crate::sim::{register_gbps, RunResult};
 use dcqcn_model::Config;
 
 pub struct Fig14;
@@ -40,8 +40,8 @@ impl Fig14 {
             .iter()
             .filter(|s| t_s(s.t_ps) > start)
             .map(|s| {
-                let expect = (gbps(s.flows[f].rc) * ratio).min(ceiling);
-                (s.flows[f].gbps - expect).abs() / expect.max(1e-9)
+                let expect = (register_gbps(s.flows[f].rc_bytes_per_s) * ratio).min(ceiling);
+                (s.flows[f].payload_gbps - expect).abs() / expect.max(1e-9)
             })
             .collect();
         let mut sorted = diffs.clone();
@@ -63,7 +63,9 @@ impl Fig14 {
         let gap: Vec<f64> = r
             .samples
             .iter()
-            .map(|s| gbps(s.flows[f].rt) - gbps(s.flows[f].rc))
+            .map(|s| {
+                register_gbps(s.flows[f].rt_bytes_per_s) - register_gbps(s.flows[f].rc_bytes_per_s)
+            })
             .collect();
         rows.push(row(
             &format!("{name_f}: mean Rt - Rc (Gb/s)"),
@@ -75,9 +77,22 @@ impl Fig14 {
             xlabel: "time (s)".into(),
             ylabel: "rate (Gb/s)".into(),
             series: vec![
-                Series::new("throughput", BLUE, time_series(r, |s| s.flows[f].gbps)),
-                Series::new("Rc", RED, time_series(r, |s| gbps(s.flows[f].rc))),
-                Series::new("Rt", ORANGE, time_series(r, |s| gbps(s.flows[f].rt))).dashed(),
+                Series::new(
+                    "throughput",
+                    BLUE,
+                    time_series(r, |s| s.flows[f].payload_gbps),
+                ),
+                Series::new(
+                    "Rc",
+                    RED,
+                    time_series(r, |s| register_gbps(s.flows[f].rc_bytes_per_s)),
+                ),
+                Series::new(
+                    "Rt",
+                    ORANGE,
+                    time_series(r, |s| register_gbps(s.flows[f].rt_bytes_per_s)),
+                )
+                .dashed(),
             ],
             y_range: Some((0.0, 10.5)),
             ..Panel::default()

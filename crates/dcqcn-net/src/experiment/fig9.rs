@@ -7,7 +7,7 @@ use crate::config::{cycle_ps, NetConfig};
 use crate::csv_out;
 use crate::emulated::{self, Point};
 use crate::plot::{Figure, Panel, Series, BLUE, GREEN, ORANGE, PALETTE, RED};
-use crate::sim::gbps;
+use crate::sim::register_gbps;
 use dcqcn_harness::emulated_switch::EmulatedSwitch;
 use dcqcn_model::Config;
 
@@ -65,7 +65,11 @@ impl Experiment for Fig9 {
         if let Some(c) = run.cnps.first() {
             rows.push(row(
                 "Rc before -> after the first CNP (Gb/s)",
-                format!("{} -> {}", f2(gbps(c.rc_before)), f2(gbps(c.rc_after))),
+                format!(
+                    "{} -> {}",
+                    f2(register_gbps(c.rc_before_bytes_per_s)),
+                    f2(register_gbps(c.rc_after_bytes_per_s))
+                ),
                 "10 -> 5",
             ));
         }
@@ -103,8 +107,9 @@ impl Experiment for Fig9 {
                     xlabel: "time (ms)".into(),
                     ylabel: "Gb/s".into(),
                     series: vec![
-                        Series::new("Rc", RED, pts(&|p| gbps(p.rc))),
-                        Series::new("Rt", ORANGE, pts(&|p| gbps(p.rt))).dashed(),
+                        Series::new("Rc", RED, pts(&|p| register_gbps(p.rc_bytes_per_s))),
+                        Series::new("Rt", ORANGE, pts(&|p| register_gbps(p.rt_bytes_per_s)))
+                            .dashed(),
                     ],
                     vlines: vl.clone(),
                     y_range: Some((0.0, 10.5)),

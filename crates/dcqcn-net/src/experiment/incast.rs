@@ -85,7 +85,7 @@ pub(super) fn analyse(
                         .samples
                         .iter()
                         .filter(|s| t_s(s.t_ps) > p.from && t_s(s.t_ps) <= p.to)
-                        .map(|s| s.flows[f].gbps)
+                        .map(|s| s.flows[f].payload_gbps)
                         .collect();
                     let m = xs.iter().sum::<f64>() / xs.len().max(1) as f64;
                     let v =
@@ -110,7 +110,7 @@ pub(super) fn analyse(
             .samples
             .iter()
             .filter(|s| t_s(s.t_ps) > *stop)
-            .find(|s| act.iter().map(|&f| s.flows[f].gbps).sum::<f64>() >= target)
+            .find(|s| act.iter().map(|&f| s.flows[f].payload_gbps).sum::<f64>() >= target)
             .map(|s| t_s(s.t_ps) - stop);
         rows.push(row(
             &format!("time to redistribute after the stop at {stop:.2} s (survivors reach 95 % of their plateau)"),
