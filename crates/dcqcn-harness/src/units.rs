@@ -384,4 +384,42 @@ mod tests {
         assert!(alpha_g_from_gain("2").is_err());
         assert!(rate_bytes_per_s("99999999999999999999999999999Gbps").is_err());
     }
+
+    #[test]
+    fn serde_types_read_units_and_name_the_problem() {
+        fn read<T: serde::de::DeserializeOwned>(v: &str) -> Result<T, String> {
+            let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {v}"))
+                .unwrap()
+                .remove("v")
+                .unwrap();
+            T::deserialize(value).map_err(|e| e.message().to_string())
+        }
+        assert_eq!(
+            read::<Rate>("\"10Gbps\"").unwrap().bytes_per_s,
+            1_250_000_000
+        );
+        assert_eq!(read::<Rate>("6000000").unwrap().bytes_per_s, 6_000_000);
+        assert_eq!(read::<Size>("\"1MiB\"").unwrap().bytes, 1 << 20);
+        let t = read::<Time>("\"2ms\"").unwrap();
+        assert_eq!(t.cycles(156_250_000).unwrap(), 312_500);
+        assert_eq!(read::<Time>("7").unwrap().cycles(156_250_000).unwrap(), 7);
+        assert_eq!(read::<Gain>("\"1/256\"").unwrap().alpha_g, 1020);
+        assert_eq!(read::<Count>("\" 12 \"").unwrap(), Count(12));
+        assert_eq!(read::<Flag>("1").unwrap(), Flag(true));
+        assert_eq!(read::<Flag>("false").unwrap(), Flag(false));
+        assert!(read::<Size>("\"5 parsecs\"")
+            .unwrap_err()
+            .contains("unknown size unit `parsecs`"));
+        assert!(read::<Time>("\"3 fortnights\"")
+            .unwrap_err()
+            .contains("unknown time unit"));
+        assert_eq!(read::<Rate>("-3").unwrap_err(), "-3 is negative");
+        assert!(read::<Gain>("5").unwrap_err().contains("fraction string"));
+        assert!(read::<Flag>("2")
+            .unwrap_err()
+            .contains("expected true or false"));
+        assert!(read::<Size>("true")
+            .unwrap_err()
+            .contains("expected a number or a string with a unit"));
+    }
 }
