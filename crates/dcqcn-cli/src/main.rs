@@ -2,6 +2,7 @@
 //! is built in. Exit codes: 0 pass, 1 mismatch, 2 bad input.
 
 mod golden;
+mod net;
 
 use clap::{Parser, Subcommand};
 use dcqcn_cosim::lockstep::{self, RunSpec, RunStats};
@@ -137,7 +138,7 @@ enum Cmd {
     },
     /// Reproduce one of the paper's network experiments (fig4, fig5, fig9, fig11-fig14, all) with
     /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table.
-    Net(dcqcn_net::cli::NetArgs),
+    Net(net::NetArgs),
     /// List the RTL variants compiled into this binary.
     Variants,
     /// List the built-in scenarios.
@@ -548,7 +549,7 @@ fn main() -> ExitCode {
                 Failure::Mismatch
             }
         }),
-        Cmd::Net(args) => dcqcn_net::cli::run(args)
+        Cmd::Net(args) => net::run(args)
             .map(|_| ())
             .map_err(|e| Failure::Input(e.to_string())),
         Cmd::Variants => {

@@ -5,6 +5,7 @@ use crate::stimulus::{
     AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
     WriteMode,
 };
+use dcqcn_harness::emulated_switch::EmulatedSwitch;
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
 use serde::Serialize;
 
@@ -23,19 +24,9 @@ impl Scenario {
     }
 }
 
-/// Bytes in `window_cycles` at `gbps` on a 156.25 MHz clock (the emulated switch threshold).
-fn window_bytes(gbps: f64, window_cycles: u32) -> u64 {
-    (gbps * 1e9 / 8.0 * f64::from(window_cycles) / 156.25e6).round() as u64
-}
-
 /// The paper's emulated switch (Sec. VI-A): 5000-cycle window, threshold in Gb/s, 50 us cooldown.
 fn switch(gbps: f64) -> CnpSpec {
-    CnpSpec::Switch {
-        window_cycles: 5_000,
-        threshold_bytes: window_bytes(gbps, 5_000),
-        cooldown_cycles: 7_813,
-        pulse_cycles: 4,
-    }
+    EmulatedSwitch::paper(gbps, &Params::DEFAULT).into()
 }
 
 /// Short intervals so that every process fires often and collides with the others.
@@ -246,7 +237,15 @@ mod tests {
 
     #[test]
     fn paper_switch_threshold_is_5gbps_over_32us() {
-        // 5 Gb/s x 32 us = 20,000 bytes.
-        assert_eq!(window_bytes(5.0, 5_000), 20_000);
+        // 5 Gb/s x 32 us = 20,000 bytes; 50 us = 7813 cycles.
+        assert_eq!(
+            switch(5.0),
+            CnpSpec::Switch {
+                window_cycles: 5_000,
+                threshold_bytes: 20_000,
+                cooldown_cycles: 7_813,
+                pulse_cycles: 4,
+            }
+        );
     }
 }

@@ -7,6 +7,7 @@
 //! master knows at a clock edge.
 
 use crate::wide::wide_add;
+use dcqcn_harness::emulated_switch::{EmulatedSwitch, Monitor};
 use dcqcn_harness::rng::Rng;
 use dcqcn_model::regmap::{self, MAP};
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Outputs, Params, DATA_WORDS};
@@ -75,9 +76,9 @@ pub enum SinkSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CnpSpec {
     None,
-    /// The paper's emulated switch (Sec. VI-A): egress bytes over a sliding window of
-    /// `window_cycles`; above `threshold_bytes` and `cooldown_cycles` after the last trigger, a CNP
-    /// pulse of `pulse_cycles`.
+    /// The paper's emulated switch (Sec. VI-A, [`dcqcn_harness::emulated_switch`]): egress bytes
+    /// over a sliding window of `window_cycles`; above `threshold_bytes` and `cooldown_cycles`
+    /// after the last trigger, a CNP pulse of `pulse_cycles`.
     Switch {
         window_cycles: u32,
         threshold_bytes: u64,
@@ -94,6 +95,37 @@ pub enum CnpSpec {
         period: u64,
         width: u32,
     },
+}
+
+impl CnpSpec {
+    /// The emulated switch of a [`CnpSpec::Switch`].
+    pub fn emulated_switch(&self) -> Option<EmulatedSwitch> {
+        match *self {
+            CnpSpec::Switch {
+                window_cycles,
+                threshold_bytes,
+                cooldown_cycles,
+                pulse_cycles,
+            } => Some(EmulatedSwitch {
+                window_cycles,
+                threshold_bytes,
+                cooldown_cycles,
+                pulse_cycles,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl From<EmulatedSwitch> for CnpSpec {
+    fn from(s: EmulatedSwitch) -> CnpSpec {
+        CnpSpec::Switch {
+            window_cycles: s.window_cycles,
+            threshold_bytes: s.threshold_bytes,
+            cooldown_cycles: s.cooldown_cycles,
+            pulse_cycles: s.pulse_cycles,
+        }
+    }
 }
 
 /// How random register writes choose their values.
@@ -335,38 +367,28 @@ struct CnpSource {
     spec: CnpSpec,
     rng: Rng,
     cycle: u64,
-    /// Cycles left of the current pulse.
+    /// Cycles left of the current pulse (random and periodic sources).
     pulse_left: u32,
-    /// Emulated switch: egress bytes per cycle over the window, and their sum.
-    window: Vec<u8>,
-    window_pos: usize,
-    window_sum: u64,
-    last_trigger: Option<u64>,
+    /// The emulated switch ([`CnpSpec::Switch`]).
+    monitor: Option<Monitor>,
 }
 
 impl CnpSource {
     fn new(spec: CnpSpec, seed: u64) -> Self {
-        let w = match spec {
-            CnpSpec::Switch { window_cycles, .. } => window_cycles.max(1) as usize,
-            _ => 0,
-        };
         CnpSource {
+            monitor: spec.emulated_switch().map(Monitor::new),
             spec,
             rng: Rng::new(seed, STREAM_CNP),
             cycle: 0,
             pulse_left: 0,
-            window: vec![0; w],
-            window_pos: 0,
-            window_sum: 0,
-            last_trigger: None,
         }
     }
 
     fn reset(&mut self) {
         self.pulse_left = 0;
-        self.window.iter_mut().for_each(|b| *b = 0);
-        self.window_sum = 0;
-        self.last_trigger = None;
+        if let Some(m) = self.monitor.as_mut() {
+            m.reset();
+        }
     }
 
     /// `egress_bytes`: bytes that left on m_axis last cycle.
@@ -375,19 +397,9 @@ impl CnpSource {
         self.cycle += 1;
         match self.spec {
             CnpSpec::None => {}
-            CnpSpec::Switch {
-                threshold_bytes,
-                cooldown_cycles,
-                pulse_cycles,
-                ..
-            } => {
-                let old = std::mem::replace(&mut self.window[self.window_pos], egress_bytes as u8);
-                self.window_sum = self.window_sum + u64::from(egress_bytes) - u64::from(old);
-                self.window_pos = (self.window_pos + 1) % self.window.len();
-                let cooled = self.last_trigger.is_none_or(|t| now - t >= cooldown_cycles);
-                if self.pulse_left == 0 && self.window_sum > threshold_bytes && cooled {
-                    self.last_trigger = Some(now);
-                    self.pulse_left = pulse_cycles.max(1);
+            CnpSpec::Switch { .. } => {
+                if let Some(m) = self.monitor.as_mut() {
+                    return m.next(now, egress_bytes);
                 }
             }
             CnpSpec::Random { prob, max_width } => {

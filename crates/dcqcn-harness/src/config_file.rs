@@ -10,14 +10,19 @@
 //! credit_cap = "1MiB"            # sizes: B, KB, MB, KiB, MiB ... or raw bytes
 //! ```
 //!
+//! Values are read by the serde types of [`units`] ([`units::Rate`], [`units::Time`] ...); a
+//! [`Field`] keeps a value's place in the file so that an error names file, line and field.
 //! Other TOML formats embed the same `base` and `[registers]` (the network simulation's flows):
 //! they deserialise [`Registers`] and call [`apply`] with the same text so that errors still name
-//! the line.
+//! the line; they read their own fields as [`Field`]s through a [`Source`].
 
 use crate::units;
 use dcqcn_model::config::FIELD_WIDTHS;
 use dcqcn_model::{Config, NamedConfig, Params};
+use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::ops::Range;
 use std::path::Path;
 use thiserror::Error;
 use toml::Spanned;
@@ -52,13 +57,14 @@ struct File {
     registers: Registers,
 }
 
-/// How a field's value is written by a human.
+/// How a field's value is written by a human: the type that reads it.
 #[derive(Clone, Copy)]
 enum Kind {
     Rate,
     Time,
     Size,
     Flag,
+    Gain,
     Raw,
 }
 
@@ -68,7 +74,8 @@ fn kind(field: &str) -> Option<Kind> {
         "inc_interval" | "dec_interval" | "alpha_interval" => Kind::Time,
         "byte_threshold" | "credit_cap" => Kind::Size,
         "clamp_tgt" | "bypass" | "timer_en" | "byte_en" => Kind::Flag,
-        "alpha_g" | "dec_gain" | "stage_threshold" | "g" => Kind::Raw,
+        "g" => Kind::Gain,
+        "alpha_g" | "dec_gain" | "stage_threshold" => Kind::Raw,
         _ => return None,
     })
 }
@@ -87,6 +94,87 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigFileEr
 /// The line (1-based) of a byte offset in `text`.
 pub fn line_of(text: &str, offset: usize) -> usize {
     text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// A field of a TOML file as written, with where: it becomes a `T` (whose `Deserialize` does the
+/// parsing, e.g. [`units::Size`]) when a [`Source`] reads it, so that a value that cannot be one
+/// is reported with the file, the line and the field's name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field<T> {
+    value: Spanned<toml::Value>,
+    to: PhantomData<fn() -> T>,
+}
+
+impl<T> Field<T> {
+    /// Where the value is in the file's text.
+    pub fn span(&self) -> Range<usize> {
+        self.value.span()
+    }
+}
+
+impl<'de, T> serde::Deserialize<'de> for Field<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Field {
+            value: Spanned::deserialize(d)?,
+            to: PhantomData,
+        })
+    }
+}
+
+/// A file's text and its name in messages: reads [`Field`]s and names file, line and field in
+/// every error.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    pub text: &'a str,
+    pub file: &'a str,
+}
+
+impl Source<'_> {
+    /// The line of a span.
+    pub fn line(&self, span: Range<usize>) -> usize {
+        line_of(self.text, span.start)
+    }
+
+    /// An error in `field`, at the line of `span`.
+    pub fn error(&self, span: Range<usize>, field: &str, message: String) -> ConfigFileError {
+        ConfigFileError::Field {
+            file: self.file.to_string(),
+            line: self.line(span),
+            field: field.to_string(),
+            message,
+        }
+    }
+
+    /// The value of `field` as a `T`.
+    pub fn read<T: DeserializeOwned>(
+        &self,
+        v: &Field<T>,
+        field: &str,
+    ) -> Result<T, ConfigFileError> {
+        self.read_value(&v.value, field)
+    }
+
+    /// The value of `field` as a `T`, then through `convert` (a unit conversion that needs more
+    /// than the text, e.g. the clock).
+    pub fn convert<T: DeserializeOwned, U, E: std::fmt::Display>(
+        &self,
+        v: &Field<T>,
+        field: &str,
+        convert: impl FnOnce(T) -> Result<U, E>,
+    ) -> Result<U, ConfigFileError> {
+        let t = self.read(v, field)?;
+        convert(t).map_err(|e| self.error(v.span(), field, e.to_string()))
+    }
+
+    /// A raw TOML value of `field` as a `T`.
+    pub fn read_value<T: DeserializeOwned>(
+        &self,
+        v: &Spanned<toml::Value>,
+        field: &str,
+    ) -> Result<T, ConfigFileError> {
+        T::deserialize(v.get_ref().clone())
+            .map_err(|e| self.error(v.span(), field, e.message().to_string()))
+    }
 }
 
 /// A register map as it appears in a TOML table, with spans into the file's text.
@@ -115,19 +203,13 @@ pub fn apply(
     default: Config,
     params: &Params,
 ) -> Result<Config, ConfigFileError> {
-    let field_err =
-        |span: std::ops::Range<usize>, field: &str, message: String| ConfigFileError::Field {
-            file: file.to_string(),
-            line: line_of(text, span.start),
-            field: field.to_string(),
-            message,
-        };
+    let src = Source { text, file };
     let mut cfg = match base {
         None => default,
         Some(b) => NamedConfig::from_name(b.get_ref())
             .ok_or_else(|| {
                 let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
-                field_err(
+                src.error(
                     b.span(),
                     "base",
                     format!(
@@ -141,58 +223,25 @@ pub fn apply(
     };
     for (key, value) in registers {
         let name = key.get_ref().as_str();
-        let span = value.span();
         let k = kind(name).ok_or_else(|| {
             let mut known: Vec<&str> = FIELD_WIDTHS.iter().map(|f| f.0).collect();
             known.push("g");
-            field_err(
+            src.error(
                 key.span(),
                 name,
                 format!("unknown register field (known: {})", known.join(", ")),
             )
         })?;
-        let v: u64 = match (k, value.get_ref()) {
-            (Kind::Flag, toml::Value::Boolean(b)) => u64::from(*b),
-            (Kind::Flag, toml::Value::Integer(i)) if *i == 0 || *i == 1 => *i as u64,
-            (Kind::Flag, other) => {
-                return Err(field_err(
-                    span,
-                    name,
-                    format!("expected true or false, found {other}"),
-                ))
-            }
-            (_, toml::Value::Integer(i)) => {
-                if name == "g" {
-                    return Err(field_err(
-                        span,
-                        name,
-                        "give g as a fraction string, e.g. \"1/256\"".into(),
-                    ));
-                }
-                u64::try_from(*i)
-                    .map_err(|_| field_err(span.clone(), name, format!("{i} is negative")))?
-            }
-            (k, toml::Value::String(s)) => {
-                let r = match k {
-                    Kind::Rate => units::rate_bytes_per_s(s),
-                    Kind::Time => units::cycles(s, params.clk_hz()),
-                    Kind::Size => units::bytes(s),
-                    Kind::Raw if name == "g" => units::alpha_g_from_gain(s).map(u64::from),
-                    Kind::Raw => s.trim().parse::<u64>().map_err(|_| units::UnitError {
-                        input: s.clone(),
-                        reason: "expected a plain integer".into(),
-                    }),
-                    Kind::Flag => unreachable!(),
-                };
-                r.map_err(|e| field_err(span.clone(), name, e.to_string()))?
-            }
-            (_, other) => {
-                return Err(field_err(
-                    span,
-                    name,
-                    format!("expected a number or a string with a unit, found {other}"),
-                ))
-            }
+        let v: u64 = match k {
+            Kind::Rate => src.read_value::<units::Rate>(value, name)?.bytes_per_s,
+            Kind::Time => src
+                .read_value::<units::Time>(value, name)?
+                .cycles(params.clk_hz())
+                .map_err(|e| src.error(value.span(), name, e.to_string()))?,
+            Kind::Size => src.read_value::<units::Size>(value, name)?.bytes,
+            Kind::Flag => u64::from(src.read_value::<units::Flag>(value, name)?.0),
+            Kind::Gain => u64::from(src.read_value::<units::Gain>(value, name)?.alpha_g),
+            Kind::Raw => src.read_value::<units::Count>(value, name)?.0,
         };
         let field = if name == "g" { "alpha_g" } else { name };
         let width = FIELD_WIDTHS
@@ -201,8 +250,8 @@ pub fn apply(
             .map(|f| f.1)
             .unwrap_or(32);
         if v >= 1u64 << width {
-            return Err(field_err(
-                span,
+            return Err(src.error(
+                value.span(),
                 name,
                 format!(
                     "{v} does not fit the {width}-bit field (max {})",

@@ -1,6 +1,11 @@
 //! Human units to register values, with the spec's rounding (spec 6.3: round half up, exact
 //! decimal arithmetic, range-checked): `10Gbps`, `6MB/s`, `2ms`, `40us`, `1MiB`, `1/256`.
+//!
+//! [`Rate`], [`Size`], [`Time`], [`Count`], [`Gain`] and [`Flag`] read the same values from
+//! configuration files through serde (a string with a unit, or a bare integer in the base unit).
 
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use std::fmt;
 use thiserror::Error;
 
 /// A value that could not be converted.
@@ -161,6 +166,184 @@ pub fn alpha_g_from_gain(input: &str) -> Result<u16, UnitError> {
     Ok((1024 - g1024) as u16)
 }
 
+/// How a number is written in a file: a bare integer (in the field's base unit) or a string.
+enum Written {
+    Int(i128),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for Written {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Written;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number or a string with a unit")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Written, E> {
+                Ok(Written::Int(v.into()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Written, E> {
+                Ok(Written::Int(v.into()))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Written, E> {
+                Ok(Written::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A bare integer of a file as a non-negative count.
+fn non_negative<E: de::Error>(i: i128) -> Result<u64, E> {
+    u64::try_from(i).map_err(|_| {
+        if i < 0 {
+            E::custom(format!("{i} is negative"))
+        } else {
+            E::custom(format!("{i} is out of range"))
+        }
+    })
+}
+
+impl Written {
+    /// The integer as is, or the string through `parse`.
+    fn value<E: de::Error>(
+        self,
+        parse: impl FnOnce(&str) -> Result<u64, UnitError>,
+    ) -> Result<u64, E> {
+        match self {
+            Written::Int(i) => non_negative(i),
+            Written::Text(s) => parse(&s).map_err(E::custom),
+        }
+    }
+}
+
+/// A rate as written in a file (`10Gbps`, `6MB/s`, or an integer in bytes/s), in bytes/s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rate {
+    pub bytes_per_s: u64,
+}
+
+impl<'de> Deserialize<'de> for Rate {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bytes_per_s = Written::deserialize(d)?.value(rate_bytes_per_s)?;
+        Ok(Rate { bytes_per_s })
+    }
+}
+
+/// A size as written in a file (`5KB`, `1MiB`, or an integer in bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    pub bytes: u64,
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bytes = Written::deserialize(d)?.value(bytes)?;
+        Ok(Size { bytes })
+    }
+}
+
+/// A time as written in a file: a string with a unit (`2ms`, `40us`, `100cycles`), checked when
+/// read, or a bare integer in the base unit of the field (cycles in a register file). It becomes
+/// a count of clock periods with [`Time::cycles`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Time {
+    Bare(u64),
+    Text(String),
+}
+
+impl Time {
+    /// The time in cycles of a `clk_hz` clock, rounded half up; a bare integer is taken as is.
+    pub fn cycles(&self, clk_hz: u32) -> Result<u64, UnitError> {
+        match self {
+            Time::Bare(n) => Ok(*n),
+            Time::Text(s) => cycles(s, clk_hz),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Time {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Written::deserialize(d)? {
+            Written::Text(s) => {
+                // The unit and the number are checked now; the clock comes with `cycles`.
+                cycles(&s, 1).map_err(de::Error::custom)?;
+                Ok(Time::Text(s))
+            }
+            Written::Int(i) => Ok(Time::Bare(non_negative(i)?)),
+        }
+    }
+}
+
+/// A register field's raw value: an integer, or a string holding a plain integer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count(pub u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let n = Written::deserialize(d)?.value(|s| {
+            s.trim().parse::<u64>().map_err(|_| UnitError {
+                input: s.to_string(),
+                reason: "expected a plain integer".into(),
+            })
+        })?;
+        Ok(Count(n))
+    }
+}
+
+/// The gain g as written in a file, a fraction string (`"1/256"`, `"0.00390625"`), as the
+/// register value alpha_g ([`alpha_g_from_gain`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gain {
+    pub alpha_g: u16,
+}
+
+impl<'de> Deserialize<'de> for Gain {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Written::deserialize(d)? {
+            Written::Text(s) => Ok(Gain {
+                alpha_g: alpha_g_from_gain(&s).map_err(de::Error::custom)?,
+            }),
+            Written::Int(_) => Err(de::Error::custom(
+                "give g as a fraction string, e.g. \"1/256\"",
+            )),
+        }
+    }
+}
+
+/// A flag as written in a register file: `true`, `false`, 1 or 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag(pub bool);
+
+impl<'de> Deserialize<'de> for Flag {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Flag;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("true or false")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Flag, E> {
+                Ok(Flag(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Flag, E> {
+                match v {
+                    0 | 1 => Ok(Flag(v == 1)),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Flag, E> {
+                match v {
+                    0 | 1 => Ok(Flag(v == 1)),
+                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,5 +383,43 @@ mod tests {
         assert!(cycles("1.2.3ms", 1_000_000).is_err());
         assert!(alpha_g_from_gain("2").is_err());
         assert!(rate_bytes_per_s("99999999999999999999999999999Gbps").is_err());
+    }
+
+    #[test]
+    fn serde_types_read_units_and_name_the_problem() {
+        fn read<T: serde::de::DeserializeOwned>(v: &str) -> Result<T, String> {
+            let value: toml::Value = toml::from_str::<toml::Table>(&format!("v = {v}"))
+                .unwrap()
+                .remove("v")
+                .unwrap();
+            T::deserialize(value).map_err(|e| e.message().to_string())
+        }
+        assert_eq!(
+            read::<Rate>("\"10Gbps\"").unwrap().bytes_per_s,
+            1_250_000_000
+        );
+        assert_eq!(read::<Rate>("6000000").unwrap().bytes_per_s, 6_000_000);
+        assert_eq!(read::<Size>("\"1MiB\"").unwrap().bytes, 1 << 20);
+        let t = read::<Time>("\"2ms\"").unwrap();
+        assert_eq!(t.cycles(156_250_000).unwrap(), 312_500);
+        assert_eq!(read::<Time>("7").unwrap().cycles(156_250_000).unwrap(), 7);
+        assert_eq!(read::<Gain>("\"1/256\"").unwrap().alpha_g, 1020);
+        assert_eq!(read::<Count>("\" 12 \"").unwrap(), Count(12));
+        assert_eq!(read::<Flag>("1").unwrap(), Flag(true));
+        assert_eq!(read::<Flag>("false").unwrap(), Flag(false));
+        assert!(read::<Size>("\"5 parsecs\"")
+            .unwrap_err()
+            .contains("unknown size unit `parsecs`"));
+        assert!(read::<Time>("\"3 fortnights\"")
+            .unwrap_err()
+            .contains("unknown time unit"));
+        assert_eq!(read::<Rate>("-3").unwrap_err(), "-3 is negative");
+        assert!(read::<Gain>("5").unwrap_err().contains("fraction string"));
+        assert!(read::<Flag>("2")
+            .unwrap_err()
+            .contains("expected true or false"));
+        assert!(read::<Size>("true")
+            .unwrap_err()
+            .contains("expected a number or a string with a unit"));
     }
 }

@@ -4,7 +4,7 @@
 //! limiter cycles that the closed-form skip advanced, which is what sets the speed, and fig5 once
 //! more with every cycle stepped (`fig5/step`), the speed without the skip.
 
-use dcqcn_net::experiment::default_config;
+use dcqcn_net::experiment::by_name;
 use dcqcn_net::sim::Network;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ fn main() {
         ("fig4", true),
         ("fig5", false),
     ] {
-        let mut cfg = default_config(name).expect("built-in experiment");
+        let mut cfg = by_name(name).expect("built-in experiment").default_config();
         cfg.duration_ps = (seconds * 1e12) as u64;
         cfg.sender.skip = skip;
         let name = if skip {

@@ -1,8 +1,10 @@
 //! Network parameters and their TOML form.
 //!
 //! Every experiment has complete defaults ([`NetConfig::default_network`] plus its own flows and
-//! duration); a file overrides any subset. Units are the model's (`units`): times `1us`, `0.5s`;
-//! rates `10Gbps`; sizes `5KB`, `12MiB`. A flow's DCQCN registers are written exactly as in a
+//! duration); a file overrides any subset. Units are the model's, read by the serde types of
+//! `dcqcn_harness::units`: times `1us`, `0.5s` (a bare integer is nanoseconds); rates `10Gbps`
+//! (the link's rate is kept in bits/s); sizes `5KB`, `12MiB`. Every error names file, line and
+//! field. A flow's DCQCN registers are written exactly as in a
 //! register configuration file (`base = "paper-table2"`, `[flow.registers]`).
 //!
 //! ```toml
@@ -20,11 +22,13 @@
 //! ```
 
 use crate::NetError;
-use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Registers};
-use dcqcn_harness::units;
+use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Field, Registers, Source};
+use dcqcn_harness::units::{Rate, Size, Time, UnitError};
 use dcqcn_model::{Config, Params};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::convert::Infallible;
 use toml::Spanned;
 
 /// Picoseconds per second.
@@ -62,7 +66,7 @@ impl FrameCfg {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkCfg {
     /// Bits per second (every link of the topology).
-    pub rate_bps: u64,
+    pub rate_bits_per_s: u64,
     /// Propagation delay.
     pub delay_ps: u64,
 }
@@ -70,7 +74,7 @@ pub struct LinkCfg {
 impl LinkCfg {
     /// Serialisation time of `bytes`, rounded up to the picosecond.
     pub fn ser_ps(&self, bytes: u64) -> u64 {
-        (bytes * 8 * PS_PER_S).div_ceil(self.rate_bps)
+        (bytes * 8 * PS_PER_S).div_ceil(self.rate_bits_per_s)
     }
 }
 
@@ -160,7 +164,7 @@ impl NetConfig {
                 gap_bytes: 20,
             },
             link: LinkCfg {
-                rate_bps: 10_000_000_000,
+                rate_bits_per_s: 10_000_000_000,
                 delay_ps: 1_000_000,
             },
             switch: SwitchCfg {
@@ -214,7 +218,7 @@ impl NetConfig {
                 ),
             ));
         }
-        if self.link.rate_bps == 0 {
+        if self.link.rate_bits_per_s == 0 {
             return Err(err("link.rate", "must be above 0".into()));
         }
         let cycle = cycle_ps(&Params::DEFAULT);
@@ -286,14 +290,15 @@ pub fn cycle_ps(p: &Params) -> u64 {
     PS_PER_S / u64::from(p.clk_hz())
 }
 
-type V = Option<Spanned<toml::Value>>;
+/// A field of the file, if given.
+type F<T> = Option<Field<T>>;
 
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct FileCfg {
-    seed: V,
-    duration: V,
-    sample: V,
+    seed: F<u64>,
+    duration: F<Time>,
+    sample: F<Time>,
     frame: Option<FrameFile>,
     link: Option<LinkFile>,
     switch: Option<SwitchFile>,
@@ -307,293 +312,200 @@ struct FileCfg {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FrameFile {
-    payload_bytes: V,
-    stream_overhead_bytes: V,
-    l2_overhead_bytes: V,
-    gap_bytes: V,
+    payload_bytes: F<u32>,
+    stream_overhead_bytes: F<u32>,
+    l2_overhead_bytes: F<u32>,
+    gap_bytes: F<u32>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LinkFile {
-    rate: V,
-    delay: V,
+    /// Written as a rate (`10Gbps`; a bare integer is bytes/s like a register's), kept in bits/s.
+    rate: F<Rate>,
+    delay: F<Time>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SwitchFile {
-    buffer: V,
-    ecn: V,
-    kmin: V,
-    kmax: V,
-    pmax: V,
-    pfc: V,
-    xoff: V,
-    xon: V,
-    headroom: V,
-    pause_quanta: V,
+    buffer: F<Size>,
+    ecn: F<bool>,
+    kmin: F<Size>,
+    kmax: F<Size>,
+    pmax: F<f64>,
+    pfc: F<bool>,
+    xoff: F<Size>,
+    xon: F<Size>,
+    headroom: F<Size>,
+    pause_quanta: F<u16>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReceiverFile {
-    cnp_interval: V,
-    cnp_latency: V,
+    cnp_interval: F<Time>,
+    cnp_latency: F<Time>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SenderFile {
-    mac_fifo: V,
-    cnp_pulse_cycles: V,
-    skip: V,
+    mac_fifo: F<Size>,
+    cnp_pulse_cycles: F<u32>,
+    skip: F<bool>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TopologyFile {
-    leaves: V,
+    leaves: F<Vec<u32>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FlowFile {
-    name: V,
-    start: V,
-    stop: V,
+    name: F<String>,
+    start: F<Time>,
+    stop: F<Time>,
     base: Option<Spanned<String>>,
     #[serde(default)]
     registers: Registers,
 }
 
-/// Converts spanned TOML values, naming the file, line and field on failure.
+/// A time in picoseconds: a bare integer is nanoseconds, a unit string is rounded half up to
+/// the nanosecond.
+fn picoseconds(t: Time) -> Result<u64, UnitError> {
+    let ns = t.cycles(1_000_000_000)?;
+    ns.checked_mul(1_000).ok_or_else(|| UnitError {
+        input: format!("{ns} ns"),
+        reason: "value out of range".into(),
+    })
+}
+
+/// Reads the given fields over the defaults and remembers the line of each (for the checks of
+/// [`NetConfig::validate`]).
 struct Reader<'a> {
-    text: &'a str,
-    file: &'a str,
+    src: Source<'a>,
     lines: BTreeMap<String, usize>,
 }
 
 impl Reader<'_> {
-    fn err(&self, v: &Spanned<toml::Value>, field: &str, message: String) -> NetError {
-        NetError::File(ConfigFileError::Field {
-            file: self.file.to_string(),
-            line: line_of(self.text, v.span().start),
-            field: field.to_string(),
-            message,
-        })
-    }
-
-    fn seen(&mut self, v: &Spanned<toml::Value>, field: &str) {
-        self.lines
-            .insert(field.to_string(), line_of(self.text, v.span().start));
-    }
-
-    fn string<'v>(&self, v: &'v Spanned<toml::Value>, field: &str) -> Result<&'v str, NetError> {
-        v.get_ref().as_str().ok_or_else(|| {
-            self.err(
-                v,
-                field,
-                format!("expected a string, found {}", v.get_ref()),
-            )
-        })
-    }
-
-    /// A unit string (or a bare integer in the base unit) through `conv`.
-    fn unit(
+    /// `*out = convert(value)` if `field` is given.
+    fn set<T: DeserializeOwned, U, E: std::fmt::Display>(
         &mut self,
-        v: &V,
+        v: &F<T>,
         field: &str,
-        conv: impl Fn(&str) -> Result<u64, units::UnitError>,
-        out: &mut u64,
+        out: &mut U,
+        convert: impl FnOnce(T) -> Result<U, E>,
     ) -> Result<(), NetError> {
         let Some(v) = v else { return Ok(()) };
-        self.seen(v, field);
-        *out = match v.get_ref() {
-            toml::Value::Integer(i) => {
-                u64::try_from(*i).map_err(|_| self.err(v, field, format!("{i} is negative")))?
-            }
-            toml::Value::String(s) => conv(s).map_err(|e| self.err(v, field, e.to_string()))?,
-            other => {
-                return Err(self.err(
-                    v,
-                    field,
-                    format!("expected a number or a string with a unit, found {other}"),
-                ))
-            }
-        };
+        self.lines
+            .insert(field.to_string(), self.src.line(v.span()));
+        *out = self.src.convert(v, field, convert)?;
         Ok(())
     }
 
-    /// A time in picoseconds (`1us`, `0.2s`; bare integers are nanoseconds).
-    fn time(&mut self, v: &V, field: &str, out: &mut u64) -> Result<(), NetError> {
-        let mut ns = *out / 1000;
-        self.unit(v, field, |s| units::cycles(s, 1_000_000_000), &mut ns)?;
-        if v.is_some() {
-            *out = ns * 1000;
-        }
-        Ok(())
+    /// `*out = value` if `field` is given.
+    fn copy<T: DeserializeOwned>(
+        &mut self,
+        v: &F<T>,
+        field: &str,
+        out: &mut T,
+    ) -> Result<(), NetError> {
+        self.set(v, field, out, Ok::<T, Infallible>)
     }
 
-    fn rate_bits(&mut self, v: &V, field: &str, out: &mut u64) -> Result<(), NetError> {
-        let mut bytes = *out / 8;
-        self.unit(v, field, units::rate_bytes_per_s, &mut bytes)?;
-        if v.is_some() {
-            *out = bytes * 8;
-        }
-        Ok(())
+    fn time(&mut self, v: &F<Time>, field: &str, out: &mut u64) -> Result<(), NetError> {
+        self.set(v, field, out, picoseconds)
     }
 
-    fn size(&mut self, v: &V, field: &str, out: &mut u64) -> Result<(), NetError> {
-        self.unit(v, field, units::bytes, out)
+    fn size(&mut self, v: &F<Size>, field: &str, out: &mut u64) -> Result<(), NetError> {
+        self.set(v, field, out, |s| Ok::<u64, Infallible>(s.bytes))
     }
-
-    fn int<T: TryFrom<i64>>(&mut self, v: &V, field: &str, out: &mut T) -> Result<(), NetError> {
-        let Some(v) = v else { return Ok(()) };
-        self.seen(v, field);
-        let i = v.get_ref().as_integer().ok_or_else(|| {
-            self.err(
-                v,
-                field,
-                format!("expected an integer, found {}", v.get_ref()),
-            )
-        })?;
-        *out = T::try_from(i).map_err(|_| self.err(v, field, format!("{i} is out of range")))?;
-        Ok(())
-    }
-
-    fn float(&mut self, v: &V, field: &str, out: &mut f64) -> Result<(), NetError> {
-        let Some(v) = v else { return Ok(()) };
-        self.seen(v, field);
-        *out = match v.get_ref() {
-            toml::Value::Float(f) => *f,
-            toml::Value::Integer(i) => *i as f64,
-            other => return Err(self.err(v, field, format!("expected a number, found {other}"))),
-        };
-        Ok(())
-    }
-
-    fn flag(&mut self, v: &V, field: &str, out: &mut bool) -> Result<(), NetError> {
-        let Some(v) = v else { return Ok(()) };
-        self.seen(v, field);
-        *out = v.get_ref().as_bool().ok_or_else(|| {
-            self.err(
-                v,
-                field,
-                format!("expected true or false, found {}", v.get_ref()),
-            )
-        })?;
-        Ok(())
-    }
-}
-
-fn to_u32(
-    v: u64,
-    file: &str,
-    lines: &BTreeMap<String, usize>,
-    field: &str,
-) -> Result<u32, NetError> {
-    u32::try_from(v).map_err(|_| {
-        NetError::File(ConfigFileError::Field {
-            file: file.to_string(),
-            line: lines.get(field).copied().unwrap_or(0),
-            field: field.to_string(),
-            message: format!("{v} is out of range"),
-        })
-    })
 }
 
 /// Applies the file `text` (named `file`) on top of `cfg`, then validates the result.
 pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), NetError> {
     let parsed: FileCfg =
         toml::from_str(text).map_err(|e| config_file::syntax_error(text, file, &e))?;
+    let src = Source { text, file };
     let mut r = Reader {
-        text,
-        file,
+        src,
         lines: BTreeMap::new(),
     };
-    r.int(&parsed.seed, "seed", &mut cfg.seed)?;
+    r.copy(&parsed.seed, "seed", &mut cfg.seed)?;
     r.time(&parsed.duration, "duration", &mut cfg.duration_ps)?;
     r.time(&parsed.sample, "sample", &mut cfg.sample_ps)?;
     if let Some(f) = &parsed.frame {
-        r.int(
+        let c = &mut cfg.frame;
+        r.copy(
             &f.payload_bytes,
             "frame.payload_bytes",
-            &mut cfg.frame.payload_bytes,
+            &mut c.payload_bytes,
         )?;
-        r.int(
+        r.copy(
             &f.stream_overhead_bytes,
             "frame.stream_overhead_bytes",
-            &mut cfg.frame.stream_overhead_bytes,
+            &mut c.stream_overhead_bytes,
         )?;
-        r.int(
+        r.copy(
             &f.l2_overhead_bytes,
             "frame.l2_overhead_bytes",
-            &mut cfg.frame.l2_overhead_bytes,
+            &mut c.l2_overhead_bytes,
         )?;
-        r.int(&f.gap_bytes, "frame.gap_bytes", &mut cfg.frame.gap_bytes)?;
+        r.copy(&f.gap_bytes, "frame.gap_bytes", &mut c.gap_bytes)?;
     }
     if let Some(l) = &parsed.link {
-        r.rate_bits(&l.rate, "link.rate", &mut cfg.link.rate_bps)?;
+        r.set(
+            &l.rate,
+            "link.rate",
+            &mut cfg.link.rate_bits_per_s,
+            |rate| rate.bytes_per_s.checked_mul(8).ok_or("value out of range"),
+        )?;
         r.time(&l.delay, "link.delay", &mut cfg.link.delay_ps)?;
     }
     if let Some(s) = &parsed.switch {
         let c = &mut cfg.switch;
         r.size(&s.buffer, "switch.buffer", &mut c.buffer_bytes)?;
-        r.flag(&s.ecn, "switch.ecn", &mut c.ecn)?;
+        r.copy(&s.ecn, "switch.ecn", &mut c.ecn)?;
         r.size(&s.kmin, "switch.kmin", &mut c.kmin_bytes)?;
         r.size(&s.kmax, "switch.kmax", &mut c.kmax_bytes)?;
-        r.float(&s.pmax, "switch.pmax", &mut c.pmax)?;
-        r.flag(&s.pfc, "switch.pfc", &mut c.pfc)?;
+        r.copy(&s.pmax, "switch.pmax", &mut c.pmax)?;
+        r.copy(&s.pfc, "switch.pfc", &mut c.pfc)?;
         r.size(&s.xoff, "switch.xoff", &mut c.xoff_bytes)?;
         r.size(&s.xon, "switch.xon", &mut c.xon_bytes)?;
         r.size(&s.headroom, "switch.headroom", &mut c.headroom_bytes)?;
-        r.int(&s.pause_quanta, "switch.pause_quanta", &mut c.pause_quanta)?;
+        r.copy(&s.pause_quanta, "switch.pause_quanta", &mut c.pause_quanta)?;
     }
     if let Some(n) = &parsed.receiver {
+        let c = &mut cfg.receiver;
         r.time(
             &n.cnp_interval,
             "receiver.cnp_interval",
-            &mut cfg.receiver.cnp_interval_ps,
+            &mut c.cnp_interval_ps,
         )?;
         r.time(
             &n.cnp_latency,
             "receiver.cnp_latency",
-            &mut cfg.receiver.cnp_latency_ps,
+            &mut c.cnp_latency_ps,
         )?;
     }
     if let Some(s) = &parsed.sender {
-        let mut fifo = u64::from(cfg.sender.mac_fifo_bytes);
-        r.size(&s.mac_fifo, "sender.mac_fifo", &mut fifo)?;
-        cfg.sender.mac_fifo_bytes = to_u32(fifo, file, &r.lines, "sender.mac_fifo")?;
-        r.int(
+        let c = &mut cfg.sender;
+        r.set(&s.mac_fifo, "sender.mac_fifo", &mut c.mac_fifo_bytes, |s| {
+            u32::try_from(s.bytes).map_err(|_| format!("{} is out of range", s.bytes))
+        })?;
+        r.copy(
             &s.cnp_pulse_cycles,
             "sender.cnp_pulse_cycles",
-            &mut cfg.sender.cnp_pulse_cycles,
+            &mut c.cnp_pulse_cycles,
         )?;
-        r.flag(&s.skip, "sender.skip", &mut cfg.sender.skip)?;
+        r.copy(&s.skip, "sender.skip", &mut c.skip)?;
     }
     if let Some(t) = &parsed.topology {
-        if let Some(v) = &t.leaves {
-            r.seen(v, "topology.leaves");
-            let arr = v.get_ref().as_array().ok_or_else(|| {
-                r.err(
-                    v,
-                    "topology.leaves",
-                    "expected an array of sender counts, e.g. [2, 4, 2]".into(),
-                )
-            })?;
-            cfg.leaves = arr
-                .iter()
-                .map(|x| x.as_integer().and_then(|i| u32::try_from(i).ok()))
-                .collect::<Option<Vec<u32>>>()
-                .ok_or_else(|| {
-                    r.err(
-                        v,
-                        "topology.leaves",
-                        "expected non-negative integers".into(),
-                    )
-                })?;
+        if t.leaves.is_some() {
+            r.copy(&t.leaves, "topology.leaves", &mut cfg.leaves)?;
             // Senders added by a larger topology run the last flow's configuration.
             let n = cfg.senders();
             if let Some(last) = cfg.flows.last().cloned() {
@@ -621,15 +533,11 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     }
     let params = Params::DEFAULT;
     for (k, (f, out)) in parsed.flow.iter().zip(cfg.flows.iter_mut()).enumerate() {
-        if let Some(v) = &f.name {
-            out.name = r.string(v, &format!("flow[{k}].name"))?.to_string();
-        }
+        r.copy(&f.name, &format!("flow[{k}].name"), &mut out.name)?;
         r.time(&f.start, &format!("flow[{k}].start"), &mut out.start_ps)?;
-        if f.stop.is_some() {
-            let mut stop = out.stop_ps.unwrap_or(0);
-            r.time(&f.stop, &format!("flow[{k}].stop"), &mut stop)?;
-            out.stop_ps = Some(stop);
-        }
+        r.set(&f.stop, &format!("flow[{k}].stop"), &mut out.stop_ps, |t| {
+            picoseconds(t).map(Some)
+        })?;
         out.registers = config_file::apply(
             text,
             file,

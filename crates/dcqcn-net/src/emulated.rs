@@ -1,80 +1,14 @@
 //! The paper's emulated switch (Sec. VI-A, Fig. 9): one sender, no network. The RDMA payload
 //! bytes leaving the rate limiter are summed over a sliding window; above a threshold, and a
-//! cooldown after the last trigger, a CNP pulse is raised on the limiter's pin. The trigger rule is
-//! that of the lockstep's `paper-table2` scenario (`dcqcn-cosim`'s `CnpSpec::Switch`); what differs
-//! is what is counted: the lockstep counts every stream byte, the paper's monitor payload bytes
-//! ("records every payload byte"), which keeps a limiter at exactly Rc = 5 Gb/s below a 5 Gb/s
-//! threshold.
+//! cooldown after the last trigger, a CNP pulse is raised on the limiter's pin. The monitor is
+//! `dcqcn_harness::emulated_switch`, the one the lockstep's `paper-table2` scenario drives
+//! (`dcqcn-cosim`'s `CnpSpec::Switch`); what differs is what is counted: the lockstep counts every
+//! stream byte, the paper's monitor payload bytes ("records every payload byte"), which keeps a
+//! limiter at exactly Rc = 5 Gb/s below a 5 Gb/s threshold.
 
+use dcqcn_harness::emulated_switch::{window_gbps, EmulatedSwitch, Monitor};
 use dcqcn_model::credit_gate::keep_bytes;
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
-
-/// The emulated switch's parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub struct EmulatedSwitch {
-    pub window_cycles: u32,
-    /// Bytes in the window above which a CNP is sent.
-    pub threshold_bytes: u64,
-    pub cooldown_cycles: u64,
-    pub pulse_cycles: u32,
-}
-
-impl EmulatedSwitch {
-    /// 5000-cycle window (32 us), `gbps` threshold, 50 us cooldown, 4-cycle pulses.
-    pub fn paper(gbps: f64) -> EmulatedSwitch {
-        let window_cycles = 5_000;
-        EmulatedSwitch {
-            window_cycles,
-            threshold_bytes: (gbps * 1e9 / 8.0 * f64::from(window_cycles) / 156.25e6).round()
-                as u64,
-            cooldown_cycles: 7_813,
-            pulse_cycles: 4,
-        }
-    }
-}
-
-/// The window and trigger state.
-struct Monitor {
-    spec: EmulatedSwitch,
-    window: Vec<u8>,
-    pos: usize,
-    sum: u64,
-    last_trigger: Option<u64>,
-    pulse_left: u32,
-}
-
-impl Monitor {
-    fn new(spec: EmulatedSwitch) -> Monitor {
-        Monitor {
-            window: vec![0; spec.window_cycles.max(1) as usize],
-            spec,
-            pos: 0,
-            sum: 0,
-            last_trigger: None,
-            pulse_left: 0,
-        }
-    }
-
-    /// The pin in cycle `now`, given the bytes that left in the previous cycle.
-    fn next(&mut self, now: u64, egress_bytes: u32) -> bool {
-        let old = std::mem::replace(&mut self.window[self.pos], egress_bytes as u8);
-        self.sum = self.sum + u64::from(egress_bytes) - u64::from(old);
-        self.pos = (self.pos + 1) % self.window.len();
-        let cooled = self
-            .last_trigger
-            .is_none_or(|t| now - t >= self.spec.cooldown_cycles);
-        if self.pulse_left == 0 && self.sum > self.spec.threshold_bytes && cooled {
-            self.last_trigger = Some(now);
-            self.pulse_left = self.spec.pulse_cycles.max(1);
-        }
-        if self.pulse_left > 0 {
-            self.pulse_left -= 1;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 /// A CNP as the limiter saw it: the cycle of the edge and the registers it found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -82,8 +16,9 @@ pub struct CnpSeen {
     pub cycle: u64,
     /// Alpha when the decrease fired (Q0.10): the value the cut used.
     pub alpha: u16,
-    pub rc_before: u32,
-    pub rc_after: u32,
+    /// Rc before and after the cut, bytes/s.
+    pub rc_before_bytes_per_s: u32,
+    pub rc_after_bytes_per_s: u32,
 }
 
 /// One point of the time series.
@@ -92,8 +27,9 @@ pub struct Point {
     pub cycle: u64,
     /// Window throughput, Gb/s.
     pub window_gbps: f64,
-    pub rc: u32,
-    pub rt: u32,
+    /// The limiter's Rc and Rt registers, bytes/s.
+    pub rc_bytes_per_s: u32,
+    pub rt_bytes_per_s: u32,
     pub alpha: u16,
 }
 
@@ -125,8 +61,8 @@ pub fn run(
     rl.set_config(registers);
     let beats = frame_bytes.div_ceil(db);
     let rem = frame_bytes % db;
-    let threshold_gbps =
-        switch.threshold_bytes as f64 * 8.0 / f64::from(switch.window_cycles) * 156.25e6 / 1e9;
+    let clk_hz = p.clk_hz();
+    let threshold_gbps = switch.threshold_gbps(clk_hz);
     let window_cycles = switch.window_cycles;
     let mut mon = Monitor::new(switch);
     let mut beat = 0u32;
@@ -161,8 +97,8 @@ pub fn run(
             cnps.push(CnpSeen {
                 cycle: c,
                 alpha: before.alpha.alpha,
-                rc_before: before.rc,
-                rc_after: rl.state().rc,
+                rc_before_bytes_per_s: before.rc,
+                rc_after_bytes_per_s: rl.state().rc,
             });
         }
         if o.s_axis_tready {
@@ -179,9 +115,9 @@ pub fn run(
             let st = rl.state();
             points.push(Point {
                 cycle: c,
-                window_gbps: mon.sum as f64 * 8.0 / f64::from(window_cycles) * 156.25e6 / 1e9,
-                rc: st.rc,
-                rt: st.rt,
+                window_gbps: window_gbps(mon.window_bytes(), window_cycles, clk_hz),
+                rc_bytes_per_s: st.rc,
+                rt_bytes_per_s: st.rt,
                 alpha: st.alpha.alpha,
             });
         }

@@ -11,13 +11,17 @@
 //! - [`config`]: the parameters (TOML, defaults from the network anchors) and their errors;
 //! - [`sender`], [`switch`], [`sim`]: the components and the event loop;
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
-//! - [`experiment`]: the paper's figures as runnable experiments with measured-vs-paper tables;
-//! - [`plot`]: SVG and PNG figures without system fonts; [`cli`]: `dcqcn net`.
+//! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
+//!   measured-vs-paper tables; [`csv_out`]: their CSV files;
+//! - [`plot`]: SVG and PNG figures without system fonts.
+//!
+//! The `dcqcn net` command (crate `dcqcn-cli`) parses the command line and shows progress; this
+//! crate reports progress through a callback.
 //!
 //! It is not a second DCQCN implementation: every rate decision comes from the model.
 
-pub mod cli;
 pub mod config;
+pub mod csv_out;
 pub mod emulated;
 pub mod experiment;
 pub mod plot;

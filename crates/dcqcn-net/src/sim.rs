@@ -80,9 +80,10 @@ pub struct Sample {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FlowSample {
     /// Payload received in the interval, Gb/s.
-    pub gbps: f64,
-    pub rc: u32,
-    pub rt: u32,
+    pub payload_gbps: f64,
+    /// The limiter's Rc and Rt registers at the end of the interval, bytes/s.
+    pub rc_bytes_per_s: u32,
+    pub rt_bytes_per_s: u32,
     /// Q0.10.
     pub alpha: u16,
     /// CNPs sent to this flow in the interval.
@@ -165,7 +166,7 @@ impl Network {
         let link = &cfg.link;
         let nleaf = cfg.leaves.len();
         let has_root = nleaf > 1;
-        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bps;
+        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bits_per_s;
         let mut switches = Vec::new();
         let mut upstream = Vec::new();
         let mut downstream = Vec::new();
@@ -422,9 +423,9 @@ impl Network {
                 let (now, last) = (&self.flows[i], &self.last[i]);
                 let st = self.senders[i].limiter().state();
                 FlowSample {
-                    gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
-                    rc: st.rc,
-                    rt: st.rt,
+                    payload_gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
+                    rc_bytes_per_s: st.rc,
+                    rt_bytes_per_s: st.rt,
                     alpha: st.alpha.alpha,
                     cnps: now.cnps - last.cnps,
                     marked: now.marked - last.marked,
@@ -457,47 +458,7 @@ impl Network {
     }
 }
 
-/// Writes the time series as CSV: one row per sample; per flow throughput (Gb/s of payload), Rc
-/// and Rt (Gb/s), alpha, CNPs and marked frames in the interval; per switch queue depth, XOFF
-/// frames and marks in the interval, drops so far.
-pub fn csv(names: &[String], r: &RunResult) -> String {
-    use std::fmt::Write;
-    let mut s = String::from("time_s");
-    for n in names {
-        for c in ["gbps", "rc_gbps", "rt_gbps", "alpha", "cnps", "marked"] {
-            let _ = write!(s, ",{n}_{c}");
-        }
-    }
-    let nsw = r.switches.len();
-    for k in 0..nsw {
-        for c in ["queue_bytes", "xoff", "marks", "drops"] {
-            let _ = write!(s, ",sw{k}_{c}");
-        }
-    }
-    s.push('\n');
-    for row in &r.samples {
-        let _ = write!(s, "{:.6}", row.t_ps as f64 / PS_PER_S as f64);
-        for f in &row.flows {
-            let _ = write!(
-                s,
-                ",{:.4},{:.4},{:.4},{:.4},{},{}",
-                f.gbps,
-                gbps(f.rc),
-                gbps(f.rt),
-                f64::from(f.alpha) / 1024.0,
-                f.cnps,
-                f.marked
-            );
-        }
-        for w in &row.switches {
-            let _ = write!(s, ",{},{},{},{}", w.queue_bytes, w.xoff, w.marks, w.drops);
-        }
-        s.push('\n');
-    }
-    s
-}
-
-/// A rate register (bytes/s) in Gb/s.
-pub fn gbps(rate_bytes_per_s: u32) -> f64 {
+/// A rate register of the model (bytes/s) in Gb/s.
+pub fn register_gbps(rate_bytes_per_s: u32) -> f64 {
     f64::from(rate_bytes_per_s) * 8.0 / 1e9
 }

@@ -4,12 +4,23 @@
 use dcqcn_harness::config_file::ConfigFileError;
 use dcqcn_model::Params;
 use dcqcn_net::config::{apply_file, NetConfig, PS_PER_S};
-use dcqcn_net::experiment::{default_config, jain};
-use dcqcn_net::sim::{csv, Network, RunResult};
+use dcqcn_net::csv_out;
+use dcqcn_net::experiment::{self, by_name, jain};
+use dcqcn_net::sim::{Network, RunResult};
 use dcqcn_net::switch::{Action, Packet, Switch};
 use dcqcn_net::NetError;
 
 const MS: u64 = PS_PER_S / 1000;
+
+fn default_config(name: &str) -> NetConfig {
+    by_name(name)
+        .expect("a built-in experiment")
+        .default_config()
+}
+
+fn csv(names: &[String], r: &RunResult) -> Vec<u8> {
+    csv_out::time_series(names, r)
+}
 
 fn run(cfg: &NetConfig) -> RunResult {
     Network::new(cfg.clone()).run(|_| {})
@@ -21,7 +32,7 @@ fn names(cfg: &NetConfig) -> Vec<String> {
 
 /// The incast with RED marking on a wide probabilistic band, so that the seed matters.
 fn red_incast(seed: u64) -> NetConfig {
-    let mut c = default_config("fig12").unwrap();
+    let mut c = default_config("fig12");
     c.duration_ps = 20 * MS;
     c.seed = seed;
     c.switch.kmin_bytes = 1_000;
@@ -47,7 +58,7 @@ fn same_seed_same_csv_other_seed_other_marks() {
 }
 
 fn field_error(text: &str) -> (usize, String, String) {
-    let mut c = default_config("fig12").unwrap();
+    let mut c = default_config("fig12");
     match apply_file(&mut c, text, "bad.toml") {
         Err(NetError::File(ConfigFileError::Field {
             file,
@@ -81,7 +92,7 @@ fn bad_toml_names_file_line_and_field() {
         "[[flow]]\n[flow.registers]\nrai = \"6MB/s\"\n[[flow]]\n[[flow]]\n[flow.registers]\ndec_interval = \"1ms\"\n",
     );
     assert_eq!((line, field.as_str()), (7, "dec_interval"), "{msg}");
-    let mut c = default_config("fig12").unwrap();
+    let mut c = default_config("fig12");
     match apply_file(&mut c, "[switch]\nkmn = 3\n", "bad.toml") {
         Err(e @ NetError::File(ConfigFileError::Syntax { .. })) => {
             let m = e.to_string();
@@ -97,7 +108,7 @@ fn bad_toml_names_file_line_and_field() {
 
 #[test]
 fn good_toml_overrides_defaults() {
-    let mut c = default_config("fig13").unwrap();
+    let mut c = default_config("fig13");
     apply_file(
         &mut c,
         "seed = 9\nduration = \"50ms\"\n[switch]\npmax = 0.5\n[topology]\nleaves = [2, 2]\n",
@@ -184,7 +195,7 @@ fn pfc_refresh_keeps_pause_only_while_paused() {
 #[test]
 fn pfc_with_headroom_is_lossless_and_buffer_bounds_the_queue() {
     // PFC only, 8 senders at line rate into one receiver: no drop, ports within XOFF + headroom.
-    let mut c = default_config("fig4").unwrap();
+    let mut c = default_config("fig4");
     c.duration_ps = 10 * MS;
     let r = run(&c);
     assert_eq!(r.drops(), 0);
@@ -205,7 +216,7 @@ fn pfc_with_headroom_is_lossless_and_buffer_bounds_the_queue() {
 #[test]
 fn receiver_sends_at_most_one_cnp_per_flow_per_interval() {
     // Bypassed senders keep the queue up; every frame leaves marked.
-    let mut c = default_config("fig11").unwrap();
+    let mut c = default_config("fig11");
     c.duration_ps = 10 * MS;
     c.switch.kmin_bytes = 0;
     c.switch.kmax_bytes = 1;
@@ -227,7 +238,7 @@ fn receiver_sends_at_most_one_cnp_per_flow_per_interval() {
 
 #[test]
 fn one_sender_fills_the_link_at_wire_speed() {
-    let mut c = default_config("fig12").unwrap();
+    let mut c = default_config("fig12");
     c.leaves = vec![1];
     c.flows.truncate(1);
     c.flows[0].stop_ps = None;
@@ -245,14 +256,14 @@ fn one_sender_fills_the_link_at_wire_speed() {
     assert_eq!(r.drops(), 0);
     // DCQCN never saw a mark (no queue), so Rc stays at line rate.
     let last = r.samples.last().unwrap();
-    assert_eq!(last.flows[0].rc, Params::DEFAULT.line_rate());
+    assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
 }
 
 #[test]
 fn bypassed_incast_is_fair_and_dcqcn_keeps_the_queue_lower() {
-    let mut by = default_config("fig11").unwrap();
+    let mut by = default_config("fig11");
     by.duration_ps = 40 * MS;
-    let mut dc = default_config("fig12").unwrap();
+    let mut dc = default_config("fig12");
     dc.duration_ps = 40 * MS;
     let rb = run(&by);
     let rd = run(&dc);
@@ -285,10 +296,9 @@ fn bypassed_incast_is_fair_and_dcqcn_keeps_the_queue_lower() {
 #[test]
 fn experiments_write_csv_svg_png_and_table() {
     let dir = std::env::temp_dir().join(format!("dcqcn-net-test-{}", std::process::id()));
-    let mut c = default_config("fig5").unwrap();
+    let mut c = default_config("fig5");
     c.duration_ps = 5 * MS;
-    let rep = dcqcn_net::experiment::run("fig5", &c, &dir, |_| {}).unwrap();
-    assert!(rep.rows.iter().any(|r| r.paper.contains("1.1")));
+    let rep = experiment::run(by_name("fig5").unwrap(), &c, &dir, &mut |_| {}).unwrap();
     let png = std::fs::read(dir.join("fig5.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     assert!(png.len() > 10_000);
@@ -297,6 +307,46 @@ fn experiments_write_csv_svg_png_and_table() {
     let csv = std::fs::read_to_string(dir.join("fig5.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 5);
     assert!(csv.starts_with("time_s,node5_gbps,"));
+    // The table's measured values are those of the CSV: each sender's mean over the second half
+    // of the run (samples after 2.5 ms), their mean and their sum.
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|x| x.parse().unwrap()).collect())
+        .filter(|r: &Vec<f64>| r[0] > 0.0025)
+        .collect();
+    let per_sender: Vec<f64> = (5..=12)
+        .map(|n| {
+            let col = header
+                .iter()
+                .position(|h| *h == format!("node{n}_gbps"))
+                .unwrap();
+            rows.iter().map(|r| r[col]).sum::<f64>() / rows.len() as f64
+        })
+        .collect();
+    let measured = |quantity: &str| -> f64 {
+        let row = rep
+            .row(quantity)
+            .unwrap_or_else(|| panic!("no row `{quantity}`"));
+        row.measured.parse().unwrap_or_else(|_| panic!("{row:?}"))
+    };
+    let mean = measured("per-sender throughput, mean of all");
+    let sum = measured("aggregate (Gb/s)");
+    let from_csv = per_sender.iter().sum::<f64>();
+    assert!(
+        (mean - from_csv / 8.0).abs() <= 0.006,
+        "table: mean {mean} Gb/s per sender; CSV: {} Gb/s",
+        from_csv / 8.0
+    );
+    assert!(
+        (sum - from_csv).abs() <= 0.006,
+        "table: aggregate {sum} Gb/s; CSV: {from_csv} Gb/s"
+    );
+    // Eight senders share at most the receiver's 9.80 Gb/s of goodput (all paused by PFC for
+    // part of these first 5 ms), and every one of them got through.
+    assert!(sum <= 9.81, "aggregate {sum} Gb/s");
+    assert!(per_sender.iter().all(|&x| x > 0.0), "{per_sender:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -305,7 +355,7 @@ fn skipping_is_invisible_in_the_results() {
     // The closed-form skip (proven per limiter in dcqcn-model/tests/skip.rs) changes nothing at
     // network level either: DCQCN incast and bypassed tree, same CSV with every cycle stepped.
     for (name, ms) in [("fig12", 15), ("fig4", 5)] {
-        let mut c = default_config(name).unwrap();
+        let mut c = default_config(name);
         c.duration_ps = ms * MS;
         let fast = run(&c);
         c.sender.skip = false;
