@@ -43,6 +43,12 @@ pub enum CosimError {
     Config(#[from] dcqcn_harness::config_file::ConfigFileError),
     #[error("fuzz case: {0}")]
     Case(String),
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: {source}")]
     Io {
         path: String,
