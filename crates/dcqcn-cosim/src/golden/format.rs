@@ -171,10 +171,10 @@ pub fn cycle_values(i: &Inputs, snap: &Snapshot, data_bytes: u32) -> Vec<Val> {
         .collect()
 }
 
-/// CRC-32 (IEEE 802.3, reflected, as zlib), continued from `crc` (start with 0).
 /// CRC-32 (IEEE 802.3, reflected, as zlib), continued from `crc` (start with 0): the checksum of
 /// the `end` line and of the manifest's `file` lines.
 pub fn crc32(crc: u32, bytes: &[u8]) -> u32 {
+    // crc32fast resumes from a finished value (final XOR undone), like zlib's crc32(crc, ...).
     let mut h = crc32fast::Hasher::new_with_initial(crc);
     h.update(bytes);
     h.finalize()
