@@ -1,7 +1,6 @@
 //! `dcqcn golden`: write golden vector sets (docs/golden-format.md) and check them against the model.
 
 use dcqcn_cosim::coverage::Coverage;
-use dcqcn_cosim::fuzz;
 use dcqcn_cosim::golden::{self, GoldenError, SetDef};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -51,9 +50,10 @@ pub enum GoldenFailure {
 
 impl From<GoldenError> for GoldenFailure {
     fn from(e: GoldenError) -> Self {
-        match e {
-            GoldenError::Stale { .. } => GoldenFailure::Stale(e.to_string()),
-            _ => GoldenFailure::Input(e.to_string()),
+        if e.is_stale() {
+            GoldenFailure::Stale(e.to_string())
+        } else {
+            GoldenFailure::Input(e.to_string())
         }
     }
 }
@@ -62,7 +62,7 @@ fn gen_one(def: &SetDef, out: &Path) -> Result<Coverage, GoldenFailure> {
     let t = Instant::now();
     let g = golden::generate(def)?;
     golden::write_set(out, &g)?;
-    let bytes: usize = g.files.iter().map(|(_, b)| b.len()).sum();
+    let bytes = g.bytes();
     println!(
         "{:<32} {:>2} B {:>8} cycles {:>9} bytes {:>7.2} B/cycle {:>5} templates {:>2}/{} bins  {:.1} s",
         def.name,
@@ -86,34 +86,6 @@ fn dir_bytes(dir: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
-}
-
-/// The set directories under each argument (a set, or a directory holding sets).
-fn set_dirs(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, GoldenFailure> {
-    let mut sets = Vec::new();
-    let defaults = [PathBuf::from("golden")];
-    let dirs = if dirs.is_empty() { &defaults[..] } else { dirs };
-    for d in dirs {
-        if d.join("manifest.txt").is_file() {
-            sets.push(d.clone());
-            continue;
-        }
-        let rd = std::fs::read_dir(d)
-            .map_err(|e| GoldenFailure::Input(format!("{}: {e}", d.display())))?;
-        let mut found: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.join("manifest.txt").is_file())
-            .collect();
-        if found.is_empty() {
-            return Err(GoldenFailure::Input(format!(
-                "{}: no manifest.txt here or in its subdirectories",
-                d.display()
-            )));
-        }
-        found.sort();
-        sets.extend(found);
-    }
-    Ok(sets)
 }
 
 pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
@@ -143,19 +115,9 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             let def = if let Some(s) = scenario {
                 SetDef::from_scenario(s, *cycles, *seed)?
             } else if let Some(name) = set {
-                golden::canonical()
-                    .into_iter()
-                    .find(|d| &d.name == name)
-                    .ok_or_else(|| GoldenError::UnknownSet {
-                        name: name.clone(),
-                        known: golden::canonical().into_iter().map(|d| d.name).collect(),
-                    })?
+                golden::canonical_set(name)?
             } else if let Some(path) = case {
-                let saved = fuzz::load_case(path).map_err(GoldenError::from)?;
-                let stem = path
-                    .file_stem()
-                    .map_or("case".into(), |s| s.to_string_lossy().into_owned());
-                SetDef::from_case(&format!("fuzz-{stem}"), saved)?
+                SetDef::from_case_file(path)?
             } else {
                 return Err(GoldenFailure::Input(
                     "golden gen needs --scenario, --set, --case or --canonical".into(),
@@ -165,7 +127,9 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
         }
         GoldenCmd::Verify { dirs } => {
             let mut failed = None;
-            for d in set_dirs(dirs)? {
+            let default = [PathBuf::from("golden")];
+            let dirs = if dirs.is_empty() { &default[..] } else { dirs };
+            for d in golden::find_sets(dirs)? {
                 let t = Instant::now();
                 match golden::verify_set(&d) {
                     Ok(v) => println!(

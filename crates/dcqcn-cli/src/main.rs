@@ -5,12 +5,12 @@ mod golden;
 mod net;
 
 use clap::{Parser, Subcommand};
-use dcqcn_cosim::lockstep::{self, RunSpec, RunStats};
+use dcqcn_cosim::lockstep::{self, Mismatch, RunSpec, RunStats, HISTORY_CYCLES};
 use dcqcn_cosim::scenario::{self, Scenario};
-use dcqcn_cosim::vcd_out::VcdTrace;
-use dcqcn_cosim::{rtl, CosimError};
+use dcqcn_cosim::{fuzz, rtl, vcd_out, CosimError};
 use dcqcn_harness::config_file;
 use dcqcn_model::{Phase, Snapshot};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -268,13 +268,8 @@ fn cosim(
             .unwrap_or_else(|| rtl::width_variant(sc.data_bytes));
         let spec = run_spec(sc, args, &v)?;
         let outcome = if let Some(path) = vcd {
-            let mut t = VcdTrace::new(create(path)?, sc.data_bytes, spec.params.clk_hz(), true)
-                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
             let (a, b) = vcd_window.unwrap_or((0, u64::MAX));
-            let o = lockstep::run(&spec, Some((&mut t, a..b)))?;
-            t.finish()
-                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
-            o
+            vcd_out::run_traced(&spec, path, a..b).map_err(|e| Failure::Input(e.to_string()))?
         } else {
             lockstep::run(&spec, None)?
         };
@@ -289,7 +284,7 @@ fn cosim(
         total.seconds += s.seconds;
         coverage.merge(&outcome.coverage);
         if let Some(mut m) = outcome.mismatch {
-            lockstep::explain(&spec, &mut m, 8);
+            lockstep::explain(&spec, &mut m, HISTORY_CYCLES);
             eprintln!("\n{}", m.report());
             write_mismatch(&spec, &m, report);
             return Err(Failure::Mismatch);
@@ -306,42 +301,21 @@ fn cosim(
     Ok(())
 }
 
-/// The JSON report and a waveform of the 200 cycles before the mismatch, from a re-run.
-fn write_mismatch(spec: &RunSpec, m: &lockstep::Mismatch, report: &Path) {
-    match std::fs::write(report, serde_json::to_string_pretty(m).unwrap_or_default()) {
-        Ok(()) => eprintln!("report: {}", report.display()),
-        Err(e) => eprintln!("{}: cannot write report: {e}", report.display()),
+/// Writes the JSON report and the waveform window of a mismatch and says where, or why not.
+fn write_mismatch(spec: &RunSpec, m: &Mismatch, report: &Path) {
+    let written = lockstep::write_mismatch_artifacts(spec, m, report);
+    match written.report {
+        Ok(path) => eprintln!("report: {}", path.display()),
+        Err(e) => eprintln!("{e}"),
     }
-    let vcd_path = report.with_extension("vcd");
-    let rerun = RunSpec {
-        cycles: m.cycle + 1,
-        ..spec.clone()
-    };
-    let written = std::fs::File::create(&vcd_path)
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            let mut t = VcdTrace::new(
-                std::io::BufWriter::new(f),
-                spec.params.data_bytes(),
-                spec.params.clk_hz(),
-                true,
-            )
-            .map_err(|e| e.to_string())?;
-            lockstep::run(
-                &rerun,
-                Some((&mut t, m.cycle.saturating_sub(199)..m.cycle + 1)),
-            )
-            .map_err(|e| e.to_string())?;
-            t.finish().map_err(|e| e.to_string())
-        });
-    match written {
-        Ok(()) => eprintln!(
+    match written.waveform {
+        Ok((path, cycles)) => eprintln!(
             "waveform (cycles {}..={}): {}",
-            m.cycle.saturating_sub(199),
-            m.cycle,
-            vcd_path.display()
+            cycles.start(),
+            cycles.end(),
+            path.display()
         ),
-        Err(e) => eprintln!("{}: cannot write waveform: {e}", vcd_path.display()),
+        Err(e) => eprintln!("{e}"),
     }
 }
 
@@ -416,27 +390,20 @@ struct FuzzArgs<'a> {
 }
 
 fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
-    use dcqcn_cosim::fuzz::{self, CampaignCfg, SavedCase, SAVED_CASE_FORMAT};
     if let Some(path) = a.replay {
-        let saved = fuzz::load_case(path)?;
-        let replay = format!("dcqcn fuzz --replay {}", path.display());
-        let spec = saved
-            .case
-            .run_spec(saved.cycles, saved.variant.as_deref(), replay)?;
-        let o = lockstep::run(&spec, None)?;
-        return match o.mismatch {
+        let r = fuzz::replay(path)?;
+        return match r.outcome.mismatch {
             None => {
                 println!(
                     "{}: {} cycles, 0 mismatches",
                     path.display(),
-                    o.stats.cycles
+                    r.outcome.stats.cycles
                 );
                 Ok(())
             }
-            Some(mut m) => {
-                lockstep::explain(&spec, &mut m, 8);
+            Some(m) => {
                 eprintln!("{}", m.report());
-                write_mismatch(&spec, &m, &path.with_extension("mismatch.json"));
+                write_mismatch(&r.spec, &m, &fuzz::mismatch_report_path(path));
                 Err(Failure::Mismatch)
             }
         };
@@ -448,7 +415,7 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
             )));
         }
     }
-    let cfg = CampaignCfg {
+    let cfg = fuzz::CampaignCfg {
         cases: a.cases.or(if a.seconds.is_some() {
             None
         } else {
@@ -462,15 +429,19 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         variant: a.variant.clone(),
     };
+    // On stderr, drawn only when it is a terminal (nothing in CI logs).
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));
     let progress = |cases: u64, cycles: u64, secs: f64| {
-        eprint!(
-            "\rfuzz: {cases} cases, {:.1} M cycles, {:.2} M cycles/s, {secs:.0} s   ",
+        bar.set_message(format!(
+            "fuzz: {cases} cases, {:.1} M cycles, {:.2} M cycles/s, {secs:.0} s",
             cycles as f64 / 1e6,
             cycles as f64 / secs.max(1e-9) / 1e6
-        );
+        ));
     };
-    let r = fuzz::campaign(&cfg, &progress)?;
-    eprintln!();
+    let r = fuzz::campaign(&cfg, &progress);
+    bar.finish();
+    let r = r?;
     println!(
         "fuzz: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
         r.cases,
@@ -485,30 +456,19 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
     );
     print!("{}", r.coverage.table());
     let Some(f) = r.failure else { return Ok(()) };
-    let saved = SavedCase {
-        format: SAVED_CASE_FORMAT.into(),
-        cycles: f.mismatch.cycle + 1,
-        variant: a.variant.clone(),
-        case: f.case.clone(),
-    };
-    let json = serde_json::to_string_pretty(&saved).unwrap_or_default();
-    std::fs::write(a.save, json)
-        .map_err(|e| Failure::Input(format!("{}: cannot write: {e}", a.save.display())))?;
-    let replay = format!("dcqcn fuzz --replay {}", a.save.display());
-    let spec = f
-        .case
-        .run_spec(saved.cycles, a.variant.as_deref(), replay)?;
-    let mut m = f.mismatch;
-    m.replay = spec.replay.clone();
-    lockstep::explain(&spec, &mut m, 8);
+    let saved = fuzz::save_failure(&f, a.variant.as_deref(), a.save)?;
     eprintln!(
         "\ncase {} failed; shrunk in {} steps to:\n{}",
         f.index,
         f.shrink_steps,
-        m.report()
+        saved.mismatch.report()
     );
     eprintln!("minimal case: {}", a.save.display());
-    write_mismatch(&spec, &m, &a.save.with_extension("mismatch.json"));
+    write_mismatch(
+        &saved.spec,
+        &saved.mismatch,
+        &fuzz::mismatch_report_path(a.save),
+    );
     Err(Failure::Mismatch)
 }
 

@@ -6,7 +6,7 @@
 //! so that a short case still reaches the events (a random 32-bit interval would never expire).
 
 use crate::coverage::Coverage;
-use crate::lockstep::{self, Outcome, RunSpec};
+use crate::lockstep::{self, Mismatch, Outcome, RunSpec, HISTORY_CYCLES};
 use crate::rtl;
 use crate::stimulus::{
     AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
@@ -17,6 +17,7 @@ use dcqcn_model::{regmap, Config, NamedConfig, Params};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -319,6 +320,98 @@ pub struct SavedCase {
 
 pub const SAVED_CASE_FORMAT: &str = "dcqcn-fuzz-case 1";
 
+impl SavedCase {
+    /// The saved form of a campaign's failure: its shrunk case, run up to and including the
+    /// mismatch, on `variant` (`None`: the case's beat width).
+    pub fn of_failure(f: &Failure, variant: Option<&str>) -> SavedCase {
+        SavedCase {
+            format: SAVED_CASE_FORMAT.into(),
+            cycles: f.mismatch.cycle + 1,
+            variant: variant.map(str::to_string),
+            case: f.case.clone(),
+        }
+    }
+
+    /// The lockstep run of the saved case; `replay` is the command that reproduces it.
+    pub fn run_spec(&self, replay: String) -> Result<RunSpec, CosimError> {
+        self.case
+            .run_spec(self.cycles, self.variant.as_deref(), replay)
+    }
+}
+
+/// The command that replays a saved case.
+pub fn replay_command(path: &Path) -> String {
+    format!("dcqcn fuzz --replay {}", path.display())
+}
+
+/// Where the mismatch report of a saved case goes (its waveform goes beside it, `.vcd`):
+/// `case.json` gives `case.mismatch.json`.
+pub fn mismatch_report_path(case: &Path) -> PathBuf {
+    case.with_extension("mismatch.json")
+}
+
+/// Writes a saved case as pretty-printed JSON, which [`load_case`] reads back.
+pub fn save_case(path: &Path, saved: &SavedCase) -> Result<(), CosimError> {
+    let json = serde_json::to_string_pretty(saved).expect("a saved case serialises");
+    std::fs::write(path, json).map_err(|source| CosimError::Write {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// A campaign's failure, saved: the case as written, the run that replays it, and its mismatch
+/// ready to report (replay command and the model's last cycles filled in).
+#[derive(Clone, Debug)]
+pub struct SavedFailure {
+    pub saved: SavedCase,
+    pub spec: RunSpec,
+    pub mismatch: Mismatch,
+}
+
+/// Saves the shrunk case of a campaign's failure to `path` (see [`save_case`]) and prepares its
+/// report, whose replay command is `dcqcn fuzz --replay <path>`.
+pub fn save_failure(
+    f: &Failure,
+    variant: Option<&str>,
+    path: &Path,
+) -> Result<SavedFailure, CosimError> {
+    let saved = SavedCase::of_failure(f, variant);
+    save_case(path, &saved)?;
+    let spec = saved.run_spec(replay_command(path))?;
+    let mut mismatch = f.mismatch.clone();
+    mismatch.replay = spec.replay.clone();
+    lockstep::explain(&spec, &mut mismatch, HISTORY_CYCLES);
+    Ok(SavedFailure {
+        saved,
+        spec,
+        mismatch,
+    })
+}
+
+/// A saved case, replayed.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub saved: SavedCase,
+    pub spec: RunSpec,
+    /// The run; a mismatch comes with the model's last cycles.
+    pub outcome: Outcome,
+}
+
+/// Loads a saved case and runs it model-vs-RTL for its saved length, on its saved variant.
+pub fn replay(path: &Path) -> Result<Replayed, CosimError> {
+    let saved = load_case(path)?;
+    let spec = saved.run_spec(replay_command(path))?;
+    let mut outcome = lockstep::run(&spec, None)?;
+    if let Some(m) = outcome.mismatch.as_mut() {
+        lockstep::explain(&spec, m, HISTORY_CYCLES);
+    }
+    Ok(Replayed {
+        saved,
+        spec,
+        outcome,
+    })
+}
+
 /// The value tree of case number `index` of a campaign with `seed`.
 fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, CosimError> {
     let mut bytes = [0u8; 32];
@@ -466,7 +559,7 @@ pub fn campaign(
 }
 
 /// Reads a saved case; errors name the file and the line.
-pub fn load_case(path: &std::path::Path) -> Result<SavedCase, CosimError> {
+pub fn load_case(path: &Path) -> Result<SavedCase, CosimError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|source| CosimError::Io {
         path: file.clone(),

@@ -3,9 +3,13 @@
 //! - [`rtl`]: the Verilated RTL behind the same types as the model (`Inputs` in, `Snapshot` out);
 //! - [`stimulus`]: protocol-correct stimulus sources described by plain-data specs;
 //! - [`scenario`]: the named scenarios of `make cosim`;
-//! - [`lockstep`]: the run loop, statistics and mismatch reports;
+//! - [`lockstep`]: the run loop, statistics and mismatch reports (text, JSON and the waveform
+//!   window before the failure);
 //! - [`vcd_out`]: waveforms of both sides;
-//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md);
+//! - [`coverage`]: the functional-coverage bins;
+//! - [`fuzz`]: random cases, campaigns with shrinking, saved cases and their replay;
+//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md): the text format,
+//!   the sets, their manifests and `verify`;
 //! - [`wide`]: arithmetic on beat-wide values (golden deltas, ramp payloads).
 //!
 //! Register configuration files, units and the random stream come from `dcqcn-harness`.
@@ -43,6 +47,12 @@ pub enum CosimError {
     Config(#[from] dcqcn_harness::config_file::ConfigFileError),
     #[error("fuzz case: {0}")]
     Case(String),
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("{path}: {source}")]
     Io {
         path: String,

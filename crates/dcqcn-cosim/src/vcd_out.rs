@@ -3,11 +3,68 @@
 //! falling edge before the cycle's rising edge, registers just after it, so a viewer shows each
 //! register update on its clock edge.
 
-use crate::lockstep::Tracer;
+use crate::lockstep::{self, Outcome, RunSpec, Tracer};
+use crate::CosimError;
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
 use dcqcn_model::{Inputs, Snapshot};
+use std::fmt::Display;
 use std::io::{self, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
 use vcd::{IdCode, TimescaleUnit, Value};
+
+/// A traced run that could not write its waveform, or could not run.
+#[derive(Debug, Error)]
+pub enum TraceError {
+    #[error("{}: cannot create: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    #[error(transparent)]
+    Run(#[from] CosimError),
+}
+
+impl TraceError {
+    /// The cause alone, without the file name.
+    pub fn cause(&self) -> &dyn Display {
+        match self {
+            TraceError::Create { source, .. } | TraceError::Write { source, .. } => source,
+            TraceError::Run(e) => e,
+        }
+    }
+}
+
+/// Runs the lockstep with a waveform of both sides (scopes `tb`, `model`, `rtl`) of the cycles in
+/// `window` written to `path`.
+pub fn run_traced(spec: &RunSpec, path: &Path, window: Range<u64>) -> Result<Outcome, TraceError> {
+    let file = std::fs::File::create(path).map_err(|source| TraceError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let write = |source| TraceError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut t = VcdTrace::new(
+        io::BufWriter::new(file),
+        spec.params.data_bytes(),
+        spec.params.clk_hz(),
+        true,
+    )
+    .map_err(write)?;
+    let outcome = lockstep::run(spec, Some((&mut t, window)))?;
+    t.finish().map_err(write)?;
+    Ok(outcome)
+}
 
 /// The testbench inputs traced in scope `tb`: name, width function of DATA_BYTES, value getter.
 type InputGetter = fn(&Inputs) -> FieldValue;

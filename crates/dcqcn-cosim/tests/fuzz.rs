@@ -93,3 +93,61 @@ fn corrupt_regression_file_is_named() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+fn regressions() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions")
+}
+
+/// `save_case` writes what `load_case` reads, in the pretty-printed JSON of the saved regressions;
+/// a file that cannot be written is an error naming it.
+#[test]
+fn saved_cases_round_trip() {
+    let dir = std::env::temp_dir().join(format!("dcqcn-fuzz-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut n = 0;
+    for e in std::fs::read_dir(regressions()).unwrap() {
+        let f = e.unwrap().path();
+        if f.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let saved = fuzz::load_case(&f).unwrap();
+        let out = dir.join(f.file_name().unwrap());
+        fuzz::save_case(&out, &saved).unwrap();
+        assert_eq!(fuzz::load_case(&out).unwrap(), saved);
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            std::fs::read_to_string(&f).unwrap().trim_end(),
+            "{}",
+            f.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 6);
+    let saved = fuzz::load_case(&regressions().join("mutant-gate-strict.json")).unwrap();
+    let e = fuzz::save_case(&dir.join("missing/x.json"), &saved)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("missing/x.json: cannot write: "), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `replay` runs a saved case for its saved length on its saved variant, with the command that
+/// replays it; its report goes beside it.
+#[test]
+fn replay_runs_the_saved_case() {
+    let f = regressions().join("mutant-gate-strict.json");
+    let r = fuzz::replay(&f).unwrap();
+    assert!(r.outcome.mismatch.is_none(), "passes on the correct RTL");
+    assert_eq!(r.outcome.stats.cycles, r.saved.cycles);
+    assert_eq!(r.spec.variant, format!("w{}", r.saved.case.data_bytes));
+    assert_eq!(
+        r.spec.replay,
+        format!("dcqcn fuzz --replay {}", f.display())
+    );
+    assert_eq!(
+        fuzz::mismatch_report_path(std::path::Path::new("a/x.json")),
+        std::path::Path::new("a/x.mismatch.json")
+    );
+    let e = fuzz::replay(&regressions().join("none.json")).unwrap_err();
+    assert!(e.to_string().contains("none.json: "), "{e}");
+}

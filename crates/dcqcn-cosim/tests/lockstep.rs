@@ -1,10 +1,15 @@
 //! Every built-in scenario runs model vs RTL with zero mismatches (shortened; `make cosim` runs the
-//! full lengths), and the harness refuses bad variants.
+//! full lengths), runs are repeatable to the cycle, and the harness refuses bad variants.
 
-use dcqcn_cosim::lockstep::{self, RunSpec};
+use dcqcn_cosim::coverage::Coverage;
+use dcqcn_cosim::golden;
+use dcqcn_cosim::lockstep::{self, RunSpec, RunStats, Tracer};
 use dcqcn_cosim::rtl::{self, Rtl};
 use dcqcn_cosim::scenario::{self, Scenario};
 use dcqcn_cosim::CosimError;
+use dcqcn_model::snapshot::{FieldValue, FIELDS};
+use dcqcn_model::{Inputs, Snapshot};
+use sha2::{Digest, Sha256};
 
 const CYCLES: u64 = 400_000;
 
@@ -65,14 +70,174 @@ fn unknown_variant_and_width_mismatch_are_errors() {
     );
 }
 
+/// Everything a run produces, in comparable form: a SHA-256 over every cycle's inputs, model
+/// record and RTL record (every field of each), the full statistics (wall-clock time aside), the
+/// coverage, and the mismatch report (text, with the model's last cycles, and JSON) if there is one.
+#[derive(Debug, PartialEq)]
+struct Fingerprint {
+    cycles_traced: u64,
+    per_cycle_sha256: String,
+    stats: RunStats,
+    coverage: Coverage,
+    report: Option<String>,
+    json: Option<String>,
+}
+
+impl Fingerprint {
+    /// The parts that differ from `other`, named.
+    fn differences(&self, other: &Fingerprint) -> Vec<String> {
+        let mut d = Vec::new();
+        let mut part =
+            |name: &str, same: bool, a: &dyn std::fmt::Debug, b: &dyn std::fmt::Debug| {
+                if !same {
+                    d.push(format!("{name}: {a:?} vs {b:?}"));
+                }
+            };
+        part(
+            "cycles traced",
+            self.cycles_traced == other.cycles_traced,
+            &self.cycles_traced,
+            &other.cycles_traced,
+        );
+        part(
+            "per-cycle hash (inputs, model, RTL)",
+            self.per_cycle_sha256 == other.per_cycle_sha256,
+            &self.per_cycle_sha256,
+            &other.per_cycle_sha256,
+        );
+        part(
+            "run statistics",
+            self.stats == other.stats,
+            &self.stats,
+            &other.stats,
+        );
+        part(
+            "coverage",
+            self.coverage == other.coverage,
+            &self.coverage.hits,
+            &other.coverage.hits,
+        );
+        part(
+            "mismatch report",
+            self.report == other.report,
+            &self.report,
+            &other.report,
+        );
+        part(
+            "mismatch JSON",
+            self.json == other.json,
+            &self.json,
+            &other.json,
+        );
+        d
+    }
+}
+
+/// Hashes every traced cycle.
+struct CycleHasher {
+    sha: Sha256,
+    cycles: u64,
+    data_bytes: u32,
+}
+
+impl CycleHasher {
+    fn value(&mut self, v: FieldValue) {
+        match v {
+            FieldValue::Scalar(x) => self.sha.update(x.to_le_bytes()),
+            FieldValue::Wide(w) => w.iter().for_each(|x| self.sha.update(x.to_le_bytes())),
+        }
+    }
+}
+
+impl Tracer for CycleHasher {
+    fn cycle(&mut self, cycle: u64, inputs: &Inputs, model: &Snapshot, rtl: Option<&Snapshot>) {
+        self.sha.update(cycle.to_le_bytes());
+        // The inputs, then every field of the model's record.
+        for v in golden::cycle_values(inputs, model, self.data_bytes) {
+            v.iter().for_each(|x| self.sha.update(x.to_le_bytes()));
+        }
+        let rtl = rtl.expect("the lockstep traces the RTL");
+        for k in 0..FIELDS.len() {
+            self.value(rtl.value(k));
+        }
+        self.cycles += 1;
+    }
+}
+
+fn fingerprint(spec: &RunSpec) -> Fingerprint {
+    let mut h = CycleHasher {
+        sha: Sha256::new(),
+        cycles: 0,
+        data_bytes: spec.params.data_bytes(),
+    };
+    let o = lockstep::run(spec, Some((&mut h, 0..u64::MAX))).unwrap();
+    let (report, json) = match o.mismatch {
+        Some(mut m) => {
+            lockstep::explain(spec, &mut m, lockstep::HISTORY_CYCLES);
+            (Some(m.report()), Some(serde_json::to_string(&m).unwrap()))
+        }
+        None => (None, None),
+    };
+    Fingerprint {
+        cycles_traced: h.cycles,
+        per_cycle_sha256: format!("{:x}", h.sha.finalize()),
+        stats: RunStats {
+            seconds: 0.0,
+            ..o.stats
+        },
+        coverage: o.coverage,
+        report,
+        json,
+    }
+}
+
+/// Two runs with the same seed produce the same everything, cycle by cycle; another seed produces
+/// other stimulus.
 #[test]
 fn same_seed_same_run() {
     let sc = scenario::by_name("regs-midrun").unwrap();
-    let a = lockstep::run(&spec(&sc, 100_000), None).unwrap().stats;
-    let b = lockstep::run(&spec(&sc, 100_000), None).unwrap().stats;
-    assert_eq!(
-        (a.beats, a.cnps, a.decreases, a.axil_reads),
-        (b.beats, b.cnps, b.decreases, b.axil_reads)
+    let a = fingerprint(&spec(&sc, 100_000));
+    assert_eq!((a.cycles_traced, a.stats.cycles), (100_000, 100_000));
+    assert!(a.report.is_none());
+    let b = fingerprint(&spec(&sc, 100_000));
+    let d = a.differences(&b);
+    assert!(
+        d.is_empty(),
+        "two runs with seed 11 differ in\n{}",
+        d.join("\n")
+    );
+
+    let other = fingerprint(&RunSpec {
+        seed: 12,
+        ..spec(&sc, 100_000)
+    });
+    assert_ne!(
+        a.per_cycle_sha256, other.per_cycle_sha256,
+        "seeds 11 and 12 give the same cycles"
+    );
+}
+
+/// A failing run is as repeatable as a passing one: the same mismatch, report and JSON.
+#[cfg(feature = "mutants")]
+#[test]
+fn same_seed_same_mismatch() {
+    let sc = scenario::by_name("cnp-storm").unwrap();
+    let s = RunSpec {
+        variant: "mut_alpha_truncates".into(),
+        ..spec(&sc, 1_000_000)
+    };
+    let a = fingerprint(&s);
+    let report = a.report.as_deref().expect("the mutant mismatches");
+    assert!(
+        report.contains("MISMATCH at cycle") && report.contains("last cycles"),
+        "{report}"
+    );
+    assert_eq!(a.cycles_traced, a.stats.cycles);
+    let d = a.differences(&fingerprint(&s));
+    assert!(
+        d.is_empty(),
+        "two failing runs with seed 11 differ in\n{}",
+        d.join("\n")
     );
 }
 

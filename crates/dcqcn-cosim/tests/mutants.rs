@@ -6,6 +6,7 @@
 //! cycle, its inputs and its events), independently of the RTL.
 #![cfg(feature = "mutants")]
 
+use dcqcn_cosim::fuzz;
 use dcqcn_cosim::lockstep::{self, RunSpec};
 use dcqcn_cosim::scenario;
 use dcqcn_model::alpha::update;
@@ -219,4 +220,90 @@ fn saved_minimal_cases_still_catch_their_mutants() {
         n += 1;
     }
     assert_eq!(n, 6, "one saved case per mutant");
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("dcqcn-mutants-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A saved case that fails replays with its report, and the mismatch artifacts are written: the
+/// JSON report and, beside it, a waveform of the last 200 cycles with both sides; each one that
+/// cannot be written is an error naming its file.
+#[test]
+fn failing_case_replays_and_writes_report_and_waveform() {
+    let dir = scratch("artifacts");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fuzz-regressions/mutant-gate-strict.json");
+    let mut saved = fuzz::load_case(&src).unwrap();
+    saved.variant = Some("mut_gate_strict".into());
+    let case = dir.join("case.json");
+    fuzz::save_case(&case, &saved).unwrap();
+    let r = fuzz::replay(&case).unwrap();
+    let m = r.outcome.mismatch.expect("the case fails on its mutant");
+    assert_eq!(m.variant, "mut_gate_strict");
+    assert_eq!(
+        m.history.len() as u64,
+        (m.cycle + 1).min(lockstep::HISTORY_CYCLES)
+    );
+    let replay = format!("replay: dcqcn fuzz --replay {} --cycles", case.display());
+    assert!(m.report().contains(&replay), "{}", m.report());
+
+    let a = lockstep::write_mismatch_artifacts(&r.spec, &m, &fuzz::mismatch_report_path(&case));
+    let report = a.report.unwrap();
+    assert_eq!(report, dir.join("case.mismatch.json"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["cycle"], m.cycle);
+    assert_eq!(json["variant"], "mut_gate_strict");
+    let (vcd, cycles) = a.waveform.unwrap();
+    assert_eq!(vcd, dir.join("case.mismatch.vcd"));
+    assert_eq!(
+        (*cycles.start(), *cycles.end()),
+        (
+            m.cycle.saturating_sub(lockstep::WAVEFORM_CYCLES - 1),
+            m.cycle
+        )
+    );
+    let text = std::fs::read_to_string(&vcd).unwrap();
+    assert!(text.contains("$scope module model $end") && text.contains("$scope module rtl $end"));
+
+    let a = lockstep::write_mismatch_artifacts(&r.spec, &m, &dir.join("missing/r.json"));
+    let e = a.report.unwrap_err().to_string();
+    assert!(e.contains("missing/r.json: cannot write report: "), "{e}");
+    let e = a.waveform.unwrap_err().to_string();
+    assert!(e.contains("missing/r.vcd: cannot write waveform: "), "{e}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A campaign against a mutant fails; its shrunk case is saved, and replaying the saved file gives
+/// the same mismatch.
+#[test]
+fn campaign_failure_is_saved_and_replays() {
+    let dir = scratch("campaign");
+    let cfg = fuzz::CampaignCfg {
+        cases: Some(8),
+        seconds: None,
+        seed: 1,
+        cycles: 5_000,
+        jobs: 2,
+        variant: Some("mut_gate_strict".into()),
+    };
+    let r = fuzz::campaign(&cfg, &|_, _, _| {}).unwrap();
+    let f = r.failure.expect("the campaign finds the defect");
+    let case = dir.join("case.json");
+    let s = fuzz::save_failure(&f, cfg.variant.as_deref(), &case).unwrap();
+    assert_eq!(s.saved.cycles, f.mismatch.cycle + 1);
+    assert_eq!(s.saved.variant.as_deref(), Some("mut_gate_strict"));
+    assert_eq!(fuzz::load_case(&case).unwrap(), s.saved);
+    assert_eq!(s.mismatch.replay, fuzz::replay_command(&case));
+    assert!(!s.mismatch.history.is_empty());
+    let m = fuzz::replay(&case)
+        .unwrap()
+        .outcome
+        .mismatch
+        .expect("the saved case fails again");
+    assert_eq!((m.cycle, &m.fields), (f.mismatch.cycle, &f.mismatch.fields));
+    let _ = std::fs::remove_dir_all(dir);
 }
