@@ -330,7 +330,7 @@ fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure>
     let mut io_err = None;
     let _ = writeln!(
         w,
-        "cycle,time_us,event,rc_bps,rt_bps,alpha,credit_bytes,cnt_cnp,cnt_dec"
+        "cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec"
     );
     let stats = lockstep::run_model(&spec, |c, _, _, m| {
         let e = m.events();

@@ -162,7 +162,7 @@ fn sim_writes_a_deterministic_csv() {
     assert_eq!(a, run("b.csv"), "same seed, same bytes");
     let text = String::from_utf8(a).unwrap();
     assert!(
-        text.starts_with("cycle,time_us,event,rc_bps,rt_bps,alpha,credit_bytes,cnt_cnp,cnt_dec\n")
+        text.starts_with("cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec\n")
     );
     assert!(
         text.contains(",decrease,") && text.contains(",sample,"),
