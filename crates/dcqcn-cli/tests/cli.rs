@@ -161,9 +161,9 @@ fn sim_writes_a_deterministic_csv() {
     let a = run("a.csv");
     assert_eq!(a, run("b.csv"), "same seed, same bytes");
     let text = String::from_utf8(a).unwrap();
-    assert!(
-        text.starts_with("cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec\n")
-    );
+    assert!(text.starts_with(
+        "cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec\n"
+    ));
     assert!(
         text.contains(",decrease,") && text.contains(",sample,"),
         "{}",
