@@ -21,10 +21,10 @@ entity dcqcn_alpha is
     active             : in    std_logic;
     -- Configuration
     cfg_bypass         : in    std_logic;
-    cfg_alpha_g        : in    unsigned(9 downto 0);   -- G = 1 - g, Q0.10
-    cfg_alpha_interval : in    unsigned(15 downto 0);  -- cycles
+    cfg_alpha_g        : in    unsigned(9 downto 0);  -- G = 1 - g, Q0.10
+    cfg_alpha_interval : in    unsigned(15 downto 0); -- cycles
     -- State
-    alpha              : out   unsigned(9 downto 0);   -- Q0.10
+    alpha              : out   unsigned(9 downto 0);  -- Q0.10
     alpha_pending      : out   std_logic
   );
 end entity dcqcn_alpha;

@@ -20,8 +20,8 @@ entity dcqcn_cnp_sync is
     -- Configuration
     cfg_bypass : in    std_logic;
     -- Events (combinational, from this cycle's registers)
-    cnp_edge   : out   std_logic;  -- counted by the CNP counters even in bypass (spec 6.2)
-    cnp_event  : out   std_logic   -- drives the reaction point
+    cnp_edge   : out   std_logic; -- counted by the CNP counters even in bypass (spec 6.2)
+    cnp_event  : out   std_logic  -- drives the reaction point
   );
 end entity dcqcn_cnp_sync;
 

@@ -13,9 +13,9 @@ library work;
 
 entity dcqcn_credit_gate is
   generic (
-    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;   -- beat width, bytes
-    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C;  -- f, Hz
-    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C     -- L, bytes/s
+    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;  -- beat width, bytes
+    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C; -- f, Hz
+    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C    -- L, bytes/s
   );
   port (
     -- Clock and synchronous reset
@@ -34,15 +34,15 @@ entity dcqcn_credit_gate is
     m_axis_tready  : in    std_logic;
     m_axis_tlast   : out   std_logic;
     -- Rate and configuration
-    rc             : in    unsigned(31 downto 0);  -- bytes/s
+    rc             : in    unsigned(31 downto 0); -- bytes/s
     cfg_bypass     : in    std_logic;
-    cfg_credit_cap : in    unsigned(31 downto 0);  -- bytes
+    cfg_credit_cap : in    unsigned(31 downto 0); -- bytes
     -- Events for the counters (spec 6.2)
-    bytes_in       : out   unsigned(6 downto 0);   -- bytes of the beat loaded this cycle
-    stall          : out   std_logic;              -- beat offered, room downstream, no credit
+    bytes_in       : out   unsigned(6 downto 0);  -- bytes of the beat loaded this cycle
+    stall          : out   std_logic;             -- beat offered, room downstream, no credit
     -- State
-    bpc            : out   unsigned(31 downto 0);  -- Q16.16 bytes/clock
-    credit         : out   unsigned(47 downto 0)   -- Q32.16 bytes
+    bpc            : out   unsigned(31 downto 0); -- Q16.16 bytes/clock
+    credit         : out   unsigned(47 downto 0)  -- Q32.16 bytes
   );
 end entity dcqcn_credit_gate;
 
@@ -53,9 +53,9 @@ architecture rtl of dcqcn_credit_gate is
     dcqcn_check_params("dcqcn_credit_gate", DATA_BYTES, CLK_FREQ_HZ, LINE_RATE, true, true);
 
   -- spec 2: K = round(2^48 / f)
-  constant K_C : unsigned(31 downto 0) := dcqcn_k(CLK_FREQ_HZ);
+  constant K_C             : unsigned(31 downto 0) := dcqcn_k(CLK_FREQ_HZ);
   -- spec 5.1: bpc(L), the reset value of bpc
-  constant BPC_L_C : unsigned(31 downto 0) := dcqcn_bpc(unsigned(LINE_RATE), K_C);
+  constant BPC_L_C         : unsigned(31 downto 0) := dcqcn_bpc(unsigned(LINE_RATE), K_C);
   constant DATA_BYTES_32_C : unsigned(31 downto 0) := to_unsigned(DATA_BYTES, 32);
 
   subtype RegType is CreditGateRegType (
@@ -114,7 +114,7 @@ begin
     else
       cap_bytes := cfg_credit_cap;
     end if;
-    cap_q := cap_bytes & x"0000";
+    cap_q       := cap_bytes & x"0000";
     -- load implies credit covers the beat, so this never underflows (spec 5.2)
     credit_left := r.credit - resize(b_in & x"0000", 48);
     credit_sum  := resize(credit_left, 49) + resize(r.bpc, 49);

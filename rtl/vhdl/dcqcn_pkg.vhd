@@ -24,34 +24,34 @@ package dcqcn_pkg is
   -- Register map (spec 6.2), byte addresses as in crates/dcqcn-model/src/regmap.rs
   -----------------------------------------------------------------------------------------------
 
-  constant ADDR_CONFIG         : natural := 16#000#;  -- alpha_g, dec_gain, stage_threshold, clamp_tgt
+  constant ADDR_CONFIG         : natural := 16#000#; -- alpha_g, dec_gain, stage_threshold, clamp_tgt
   constant ADDR_RAI            : natural := 16#004#;
   constant ADDR_RHAI           : natural := 16#008#;
   constant ADDR_RMIN           : natural := 16#00C#;
   constant ADDR_INC_INTERVAL   : natural := 16#010#;
-  constant ADDR_INTERVALS      : natural := 16#014#;  -- dec_interval, alpha_interval
-  constant ADDR_RC             : natural := 16#018#;  -- RO
-  constant ADDR_RT             : natural := 16#01C#;  -- RO
-  constant ADDR_ALPHA_CNP      : natural := 16#020#;  -- alpha, cnp_cnt_clear, cnp_cnt16
+  constant ADDR_INTERVALS      : natural := 16#014#; -- dec_interval, alpha_interval
+  constant ADDR_RC             : natural := 16#018#; -- RO
+  constant ADDR_RT             : natural := 16#01C#; -- RO
+  constant ADDR_ALPHA_CNP      : natural := 16#020#; -- alpha, cnp_cnt_clear, cnp_cnt16
   constant ADDR_BYPASS         : natural := 16#024#;
-  constant ADDR_EXT_CTRL       : natural := 16#100#;  -- timer_en, byte_en, cnt_clear
+  constant ADDR_EXT_CTRL       : natural := 16#100#; -- timer_en, byte_en, cnt_clear
   constant ADDR_BYTE_THRESHOLD : natural := 16#104#;
   constant ADDR_CREDIT_CAP     : natural := 16#108#;
-  constant ADDR_ID             : natural := 16#10C#;  -- RO
-  constant ADDR_CREDIT_BYTES   : natural := 16#110#;  -- RO
-  constant ADDR_CREDIT_FRAC    : natural := 16#114#;  -- RO
-  constant ADDR_BPC            : natural := 16#118#;  -- RO
-  constant ADDR_CNT_CNP        : natural := 16#120#;  -- RO
-  constant ADDR_CNT_DEC        : natural := 16#124#;  -- RO
-  constant ADDR_CNT_INC_FR     : natural := 16#128#;  -- RO
-  constant ADDR_CNT_INC_AI     : natural := 16#12C#;  -- RO
-  constant ADDR_CNT_INC_HAI    : natural := 16#130#;  -- RO
-  constant ADDR_CNT_INC_TIMER  : natural := 16#134#;  -- RO
-  constant ADDR_CNT_INC_BYTE   : natural := 16#138#;  -- RO
-  constant ADDR_CNT_STALL      : natural := 16#13C#;  -- RO
-  constant ADDR_CNT_BYTES_LO   : natural := 16#140#;  -- RO, a read latches bytes_hi
-  constant ADDR_CNT_BYTES_HI   : natural := 16#144#;  -- RO
-  constant ADDR_STATUS         : natural := 16#148#;  -- RO
+  constant ADDR_ID             : natural := 16#10C#; -- RO
+  constant ADDR_CREDIT_BYTES   : natural := 16#110#; -- RO
+  constant ADDR_CREDIT_FRAC    : natural := 16#114#; -- RO
+  constant ADDR_BPC            : natural := 16#118#; -- RO
+  constant ADDR_CNT_CNP        : natural := 16#120#; -- RO
+  constant ADDR_CNT_DEC        : natural := 16#124#; -- RO
+  constant ADDR_CNT_INC_FR     : natural := 16#128#; -- RO
+  constant ADDR_CNT_INC_AI     : natural := 16#12C#; -- RO
+  constant ADDR_CNT_INC_HAI    : natural := 16#130#; -- RO
+  constant ADDR_CNT_INC_TIMER  : natural := 16#134#; -- RO
+  constant ADDR_CNT_INC_BYTE   : natural := 16#138#; -- RO
+  constant ADDR_CNT_STALL      : natural := 16#13C#; -- RO
+  constant ADDR_CNT_BYTES_LO   : natural := 16#140#; -- RO, a read latches bytes_hi
+  constant ADDR_CNT_BYTES_HI   : natural := 16#144#; -- RO
+  constant ADDR_STATUS         : natural := 16#148#; -- RO
 
   -- spec 6.1: AXI4-Lite responses
   constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";
@@ -63,39 +63,39 @@ package dcqcn_pkg is
 
   -- 0x000; [31:23] read 0
   type ConfigWordType is record
-    alpha_g         : unsigned(9 downto 0);   -- [9:0]
-    dec_gain        : unsigned(3 downto 0);   -- [13:10]
-    stage_threshold : unsigned(7 downto 0);   -- [21:14]
-    clamp_tgt       : std_logic;              -- [22]
+    alpha_g         : unsigned(9 downto 0); -- [9:0]
+    dec_gain        : unsigned(3 downto 0); -- [13:10]
+    stage_threshold : unsigned(7 downto 0); -- [21:14]
+    clamp_tgt       : std_logic;            -- [22]
   end record ConfigWordType;
 
   -- 0x014
   type IntervalsWordType is record
-    dec_interval   : unsigned(15 downto 0);   -- [15:0]
-    alpha_interval : unsigned(15 downto 0);   -- [31:16]
+    dec_interval   : unsigned(15 downto 0); -- [15:0]
+    alpha_interval : unsigned(15 downto 0); -- [31:16]
   end record IntervalsWordType;
 
   -- 0x020; [31:27] read 0
   type AlphaCnpWordType is record
-    alpha         : unsigned(9 downto 0);     -- [9:0] RO
-    cnp_cnt_clear : std_logic;                -- [10] write-only, reads 0
-    cnp_cnt16     : unsigned(15 downto 0);    -- [26:11] RO
+    alpha         : unsigned(9 downto 0);  -- [9:0] RO
+    cnp_cnt_clear : std_logic;             -- [10] write-only, reads 0
+    cnp_cnt16     : unsigned(15 downto 0); -- [26:11] RO
   end record AlphaCnpWordType;
 
   -- 0x100; [7:2] and [31:9] read 0
   type ExtCtrlWordType is record
-    timer_en  : std_logic;                    -- [0]
-    byte_en   : std_logic;                    -- [1]
-    cnt_clear : std_logic;                    -- [8] write-only, reads 0
+    timer_en  : std_logic; -- [0]
+    byte_en   : std_logic; -- [1]
+    cnt_clear : std_logic; -- [8] write-only, reads 0
   end record ExtCtrlWordType;
 
   -- 0x148; [31:19] read 0
   type StatusWordType is record
-    t_stage       : unsigned(7 downto 0);     -- [7:0]
-    b_stage       : unsigned(7 downto 0);     -- [15:8]
-    active        : std_logic;                -- [16]
-    dec_pending   : std_logic;                -- [17]
-    alpha_pending : std_logic;                -- [18]
+    t_stage       : unsigned(7 downto 0); -- [7:0]
+    b_stage       : unsigned(7 downto 0); -- [15:8]
+    active        : std_logic;            -- [16]
+    dec_pending   : std_logic;            -- [17]
+    alpha_pending : std_logic;            -- [18]
   end record StatusWordType;
 
   function to_word (w : ConfigWordType) return word32_t;
@@ -216,7 +216,8 @@ package dcqcn_pkg is
     clk_freq_hz : word32_t;
     line_rate   : word32_t;
     check_clk   : boolean;
-    check_line  : boolean)
+    check_line  : boolean
+  )
     return boolean;
 
   -- K = round(2^48 / f), < 2^32 for f >= 65537
@@ -226,9 +227,9 @@ package dcqcn_pkg is
   function dcqcn_bpc (rate : unsigned(31 downto 0); k : unsigned(31 downto 0)) return unsigned;
 
   -- spec 2: interval reset values
-  function dcqcn_rate_inc_reset (clk_freq_hz : word32_t) return unsigned;  -- round(1.5 ms x f), 32 bits
-  function dcqcn_rate_dec_reset (clk_freq_hz : word32_t) return unsigned;  -- round(4 us x f) mod 2^16
-  function dcqcn_alpha_reset (clk_freq_hz : word32_t) return unsigned;     -- round(55 us x f) mod 2^16
+  function dcqcn_rate_inc_reset (clk_freq_hz : word32_t) return unsigned; -- round(1.5 ms x f), 32 bits
+  function dcqcn_rate_dec_reset (clk_freq_hz : word32_t) return unsigned; -- round(4 us x f) mod 2^16
+  function dcqcn_alpha_reset (clk_freq_hz : word32_t) return unsigned;    -- round(55 us x f) mod 2^16
 
   -- spec 6.2: ID = 0xDCC1, version 1, DATA_BYTES
   function dcqcn_id_word (data_bytes : natural) return word32_t;
@@ -248,8 +249,17 @@ package dcqcn_pkg is
   function lane_merge (
     cur  : std_logic_vector(31 downto 0);
     data : std_logic_vector(31 downto 0);
-    strb : std_logic_vector(3 downto 0))
+    strb : std_logic_vector(3 downto 0)
+  )
     return std_logic_vector;
+
+  -- the same on a 32-bit register value
+  function lane_merge (
+    cur  : unsigned(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return unsigned;
 
   -- word address of an AXI4-Lite address (spec 6.1: addr[1:0] ignored), compared with ADDR_*
   function word_addr (addr : std_logic_vector(11 downto 0)) return natural;
@@ -350,7 +360,8 @@ package body dcqcn_pkg is
     clk_freq_hz : word32_t;
     line_rate   : word32_t;
     check_clk   : boolean;
-    check_line  : boolean)
+    check_line  : boolean
+  )
     return boolean is
   begin
     -- spec 2: illegal parameters are an elaboration error
@@ -425,7 +436,7 @@ package body dcqcn_pkg is
     variable n : unsigned(6 downto 0) := (others => '0');
   begin
     for i in keep'range loop
-      if keep(i) = '1' then
+      if (keep(i) = '1') then
         n := n + 1;
       end if;
     end loop;
@@ -435,18 +446,29 @@ package body dcqcn_pkg is
   function lane_merge (
     cur  : std_logic_vector(31 downto 0);
     data : std_logic_vector(31 downto 0);
-    strb : std_logic_vector(3 downto 0))
+    strb : std_logic_vector(3 downto 0)
+  )
     return std_logic_vector is
     variable v : std_logic_vector(31 downto 0);
   begin
     for i in 0 to 3 loop
-      if strb(i) = '1' then
+      if (strb(i) = '1') then
         v(8 * i + 7 downto 8 * i) := data(8 * i + 7 downto 8 * i);
       else
         v(8 * i + 7 downto 8 * i) := cur(8 * i + 7 downto 8 * i);
       end if;
     end loop;
     return v;
+  end function lane_merge;
+
+  function lane_merge (
+    cur  : unsigned(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return unsigned is
+  begin
+    return unsigned(lane_merge(std_logic_vector(cur), data, strb));
   end function lane_merge;
 
   function word_addr (addr : std_logic_vector(11 downto 0)) return natural is
@@ -456,7 +478,7 @@ package body dcqcn_pkg is
 
   function to_sl (b : boolean) return std_logic is
   begin
-    if b then
+    if (b) then
       return '1';
     end if;
     return '0';
@@ -468,7 +490,7 @@ package body dcqcn_pkg is
   begin
     d := to_integer(q mod 10);
     q := q / 10;
-    if q = 0 then
+    if (q = 0) then
       return integer'image(d);
     end if;
     return to_dec_string(q) & integer'image(d);

@@ -13,7 +13,7 @@ library work;
 
 entity dcqcn_rate_dec is
   generic (
-    LINE_RATE : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C  -- L, bytes/s
+    LINE_RATE : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C -- L, bytes/s
   );
   port (
     -- Clock and synchronous reset
@@ -29,9 +29,9 @@ entity dcqcn_rate_dec is
     b_stage          : in    unsigned(7 downto 0);
     -- Configuration
     cfg_bypass       : in    std_logic;
-    cfg_dec_interval : in    unsigned(15 downto 0);  -- cycles
+    cfg_dec_interval : in    unsigned(15 downto 0); -- cycles
     cfg_dec_gain     : in    unsigned(3 downto 0);
-    cfg_rmin         : in    unsigned(31 downto 0);  -- bytes/s
+    cfg_rmin         : in    unsigned(31 downto 0); -- bytes/s
     cfg_clamp_tgt    : in    std_logic;
     -- Decrease event and result
     dec_fire         : out   std_logic;
@@ -75,7 +75,7 @@ begin
     -- spec 4.4: CNPs inside the cooldown are remembered and coalesced into one decrease
     dec_trig := r.dec_pending or cnp_event;
     -- spec 4.0 expired(): one extra bit so interval 0 behaves as 1
-    fire := dec_trig and expired(r.dec_timer, cfg_dec_interval);
+    fire     := dec_trig and expired(r.dec_timer, cfg_dec_interval);
 
     -- spec 4.4: "cycles since the last decrease", saturating so the first CNP always fires
     if (cfg_bypass = '1') then

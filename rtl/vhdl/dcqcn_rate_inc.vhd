@@ -13,7 +13,7 @@ library work;
 
 entity dcqcn_rate_inc is
   generic (
-    LINE_RATE : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C  -- L, bytes/s
+    LINE_RATE : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C -- L, bytes/s
   );
   port (
     -- Clock and synchronous reset
@@ -21,7 +21,7 @@ entity dcqcn_rate_inc is
     rst                 : in    std_logic;
     -- Events
     dec_fire            : in    std_logic;
-    bytes_in            : in    unsigned(6 downto 0);   -- bytes of the beat loaded this cycle (spec 5.3)
+    bytes_in            : in    unsigned(6 downto 0);  -- bytes of the beat loaded this cycle (spec 5.3)
     -- Reaction-point state (this cycle's registers)
     active              : in    std_logic;
     rc                  : in    unsigned(31 downto 0);
@@ -30,18 +30,18 @@ entity dcqcn_rate_inc is
     cfg_bypass          : in    std_logic;
     cfg_timer_en        : in    std_logic;
     cfg_byte_en         : in    std_logic;
-    cfg_inc_interval    : in    unsigned(31 downto 0);  -- cycles
-    cfg_byte_threshold  : in    unsigned(31 downto 0);  -- bytes
-    cfg_stage_threshold : in    unsigned(7 downto 0);   -- F
-    cfg_rai             : in    unsigned(31 downto 0);  -- bytes/s
-    cfg_rhai            : in    unsigned(31 downto 0);  -- bytes/s
+    cfg_inc_interval    : in    unsigned(31 downto 0); -- cycles
+    cfg_byte_threshold  : in    unsigned(31 downto 0); -- bytes
+    cfg_stage_threshold : in    unsigned(7 downto 0);  -- F
+    cfg_rai             : in    unsigned(31 downto 0); -- bytes/s
+    cfg_rhai            : in    unsigned(31 downto 0); -- bytes/s
     -- Increase events and result
     timer_fire          : out   std_logic;
     byte_fire           : out   std_logic;
     inc_event           : out   std_logic;
-    phase_fr            : out   std_logic;              -- fast recovery
-    phase_ai            : out   std_logic;              -- additive increase
-    phase_hai           : out   std_logic;              -- hyper increase
+    phase_fr            : out   std_logic;             -- fast recovery
+    phase_ai            : out   std_logic;             -- additive increase
+    phase_hai           : out   std_logic;             -- hyper increase
     rc_inc              : out   unsigned(31 downto 0);
     rt_inc              : out   unsigned(31 downto 0);
     -- State

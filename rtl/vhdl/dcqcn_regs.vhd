@@ -13,8 +13,8 @@ library work;
 
 entity dcqcn_regs is
   generic (
-    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;  -- reported in the ID register
-    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C  -- f, Hz; interval reset values
+    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C; -- reported in the ID register
+    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C -- f, Hz; interval reset values
   );
   port (
     -- Clock and synchronous reset
@@ -157,7 +157,7 @@ begin
     rd_addr := word_addr(s_axil_araddr);
 
     -- spec 6.1: strobes apply to the current word value, then the fields are extracted
-    cfg_word := to_config_word(lane_merge(
+    cfg_word  := to_config_word(lane_merge(
       to_word(ConfigWordType'(
         alpha_g         => r.cfg.alpha_g,
         dec_gain        => r.cfg.dec_gain,
@@ -186,14 +186,13 @@ begin
           v.cfg.stage_threshold := cfg_word.stage_threshold;
           v.cfg.clamp_tgt       := cfg_word.clamp_tgt;
         when ADDR_RAI =>
-          v.cfg.rai := unsigned(lane_merge(std_logic_vector(r.cfg.rai), s_axil_wdata, s_axil_wstrb));
+          v.cfg.rai := lane_merge(r.cfg.rai, s_axil_wdata, s_axil_wstrb);
         when ADDR_RHAI =>
-          v.cfg.rhai := unsigned(lane_merge(std_logic_vector(r.cfg.rhai), s_axil_wdata, s_axil_wstrb));
+          v.cfg.rhai := lane_merge(r.cfg.rhai, s_axil_wdata, s_axil_wstrb);
         when ADDR_RMIN =>
-          v.cfg.rmin := unsigned(lane_merge(std_logic_vector(r.cfg.rmin), s_axil_wdata, s_axil_wstrb));
+          v.cfg.rmin := lane_merge(r.cfg.rmin, s_axil_wdata, s_axil_wstrb);
         when ADDR_INC_INTERVAL =>
-          v.cfg.inc_interval :=
-            unsigned(lane_merge(std_logic_vector(r.cfg.inc_interval), s_axil_wdata, s_axil_wstrb));
+          v.cfg.inc_interval := lane_merge(r.cfg.inc_interval, s_axil_wdata, s_axil_wstrb);
         when ADDR_INTERVALS =>
           v.cfg.dec_interval   := intervals.dec_interval;
           v.cfg.alpha_interval := intervals.alpha_interval;
@@ -211,11 +210,9 @@ begin
             v.cfg.byte_en  := to_ext_ctrl_word(s_axil_wdata).byte_en;
           end if;
         when ADDR_BYTE_THRESHOLD =>
-          v.cfg.byte_threshold :=
-            unsigned(lane_merge(std_logic_vector(r.cfg.byte_threshold), s_axil_wdata, s_axil_wstrb));
+          v.cfg.byte_threshold := lane_merge(r.cfg.byte_threshold, s_axil_wdata, s_axil_wstrb);
         when ADDR_CREDIT_CAP =>
-          v.cfg.credit_cap :=
-            unsigned(lane_merge(std_logic_vector(r.cfg.credit_cap), s_axil_wdata, s_axil_wstrb));
+          v.cfg.credit_cap := lane_merge(r.cfg.credit_cap, s_axil_wdata, s_axil_wstrb);
         when others =>
           wresp := RESP_DECERR;
       end case;
@@ -313,7 +310,7 @@ begin
     v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
     if (rd_en = '1') then
       v.rdata := rword;
-      if rmapped then
+      if (rmapped) then
         v.rresp := RESP_OKAY;
       else
         v.rresp := RESP_DECERR;

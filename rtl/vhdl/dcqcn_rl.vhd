@@ -15,9 +15,9 @@ library work;
 -- VHDL integer (32-bit signed in GHDL and most tools) cannot hold; the SV has logic [31:0].
 entity dcqcn_rl is
   generic (
-    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;   -- beat width, bytes (1..64)
-    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C;  -- f, Hz (65537..4294967295)
-    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C     -- L, bytes/s (1..4294967295)
+    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;  -- beat width, bytes (1..64)
+    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C; -- f, Hz (65537..4294967295)
+    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C    -- L, bytes/s (1..4294967295)
   );
   port (
     -- Clock and synchronous reset (active high)

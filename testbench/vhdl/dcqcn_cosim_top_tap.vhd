@@ -98,5 +98,4 @@ begin
   st_cnt_bytes           <= std_logic_vector(tap_regs.cnt.cnt_bytes);
   st_bytes_hi            <= std_logic_vector(tap_regs.cnt.bytes_hi);
 
-
 end architecture tap;

@@ -162,14 +162,14 @@ begin
   -- spec 7: architectural registers, by external name (names as in the spec)
   b_state : block is
 
-    alias cnp_sync_r is << signal ^.dut.u_cnp_sync.r : CnpSyncRegType >>;
-    alias rl_r is << signal ^.dut.r : RlRegType >>;
-    alias alpha_r is << signal ^.dut.u_alpha.r : AlphaRegType >>;
-    alias rate_dec_r is << signal ^.dut.u_rate_dec.r : RateDecRegType >>;
-    alias rate_inc_r is << signal ^.dut.u_rate_inc.r : RateIncRegType >>;
+    alias cnp_sync_r    is << signal ^.dut.u_cnp_sync.r : CnpSyncRegType >>;
+    alias rl_r          is << signal ^.dut.r : RlRegType >>;
+    alias alpha_r       is << signal ^.dut.u_alpha.r : AlphaRegType >>;
+    alias rate_dec_r    is << signal ^.dut.u_rate_dec.r : RateDecRegType >>;
+    alias rate_inc_r    is << signal ^.dut.u_rate_inc.r : RateIncRegType >>;
     alias credit_gate_r is << signal ^.dut.u_credit_gate.r : CreditGateRegType(
       m_data(8 * DATA_BYTES - 1 downto 0), m_keep(DATA_BYTES - 1 downto 0)) >>;
-    alias regs_r is << signal ^.dut.u_regs.r : RegsRegType >>;
+    alias regs_r        is << signal ^.dut.u_regs.r : RegsRegType >>;
 
   begin
 
