@@ -368,11 +368,11 @@ package body dcqcn_pkg is
     assert data_bytes < 0 or (data_bytes >= 1 and data_bytes <= 64)
       report unit & ": DATA_BYTES " & integer'image(data_bytes) & " out of range 1..64"
       severity failure;
-    assert not check_clk or unsigned(clk_freq_hz) >= 65_537
+    assert not check_clk or unsigned(clk_freq_hz) >= to_unsigned(65_537, 32)
       report unit & ": CLK_FREQ_HZ " & to_dec_string(unsigned(clk_freq_hz)) &
              " out of range 65537..4294967295"
       severity failure;
-    assert not check_line or unsigned(line_rate) /= 0
+    assert not check_line or line_rate /= x"00000000"
       report unit & ": LINE_RATE 0 out of range 1..4294967295"
       severity failure;
     return true;
@@ -402,7 +402,7 @@ package body dcqcn_pkg is
     constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
     variable x   : unsigned(63 downto 0);
   begin
-    x := (resize(F_C * 3, 64) + 1000) / 2000;
+    x := (resize(F_C * 3, 64) + 1000) / to_unsigned(2000, 64);
     return x(31 downto 0);
   end function dcqcn_rate_inc_reset;
 
@@ -410,7 +410,7 @@ package body dcqcn_pkg is
     constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
     variable x   : unsigned(63 downto 0);
   begin
-    x := (resize(F_C * 4, 64) + 500_000) / 1_000_000;
+    x := (resize(F_C * 4, 64) + 500_000) / to_unsigned(1_000_000, 64);
     return x(15 downto 0);
   end function dcqcn_rate_dec_reset;
 
@@ -418,7 +418,7 @@ package body dcqcn_pkg is
     constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
     variable x   : unsigned(63 downto 0);
   begin
-    x := (resize(F_C * 55, 64) + 500_000) / 1_000_000;
+    x := (resize(F_C * 55, 64) + 500_000) / to_unsigned(1_000_000, 64);
     return x(15 downto 0);
   end function dcqcn_alpha_reset;
 

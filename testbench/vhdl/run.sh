@@ -91,6 +91,8 @@ build_vhdl() {
     rm -f "$wd"/work-obj08.cf "$wd"/cfg_*.vhd
     (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" "${vhdl_srcs[@]}") || return 1
     echo "${GHDLFLAGS[*]}" >"$wd/flags"
+    # the configurations of the other combinations went with the old library: rebuild them too
+    for f in "${!built[@]}"; do unset "built[$f]"; done
   fi
   if [ ! -f "$wd/$cfg_file" ]; then
     {
