@@ -485,11 +485,13 @@ package body dcqcn_pkg is
   end function to_sl;
 
   function to_dec_string (x : unsigned) return string is
-    variable q : unsigned(x'length - 1 downto 0) := x;
-    variable d : natural;
+    constant TEN_C : unsigned(x'length - 1 downto 0) := to_unsigned(10, x'length);
+    variable q     : unsigned(x'length - 1 downto 0) := x;
+    variable d     : natural;
   begin
-    d := to_integer(q mod 10);
-    q := q / 10;
+    -- unsigned-by-unsigned division only: GHDL 2.0 synthesis cannot evaluate mod or "/" by a natural
+    d := to_integer(resize(q - resize(q / TEN_C * TEN_C, x'length), 4));
+    q := q / TEN_C;
     if (q = 0) then
       return integer'image(d);
     end if;
