@@ -1,34 +1,66 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Replays golden vector sets with the VHDL testbench (GHDL) on the gate-level VHDL netlist of the RTL.
+# Replays golden vector sets with the VHDL testbench (GHDL), on the gate-level VHDL netlist of the SV
+# RTL (HDL=netlist, the default) or on the VHDL twin rtl/vhdl/ (HDL=vhdl).
 #
-# usage: testbench/vhdl/run.sh [<set-dir>...]   (default: every golden/*/ holding a vectors.txt;
-#                                               a set's vectors.txt path also names the set)
+# usage: [HDL=netlist|vhdl] testbench/vhdl/run.sh [<set-dir>...]
+#                              (default: every golden/*/ holding a vectors.txt; a set's vectors.txt
+#                               path also names the set)
 #
 # Per set: reads data_bytes from the vectors.txt header and clk_hz / line_rate_bytes_per_s from
-# manifest.txt, builds (once per combination, cached under target/golden-vhdl/w<N>[-f<F>-l<L>]/) the
-# netlist with scripts/netlist2vhdl.py, analyses it and
-# testbench/vhdl/tb_golden.vhd with `ghdl -a --std=08`, elaborates and runs tb_golden, prints the
-# testbench's PASS / MISMATCH / `<file>:<line>: <reason>` line and the replay speed. Exits non-zero if
-# any set fails. GHDL's full output of each set is kept in target/golden-vhdl/logs/<set>.log.
+# manifest.txt, builds the DUT once per combination (cached under target/golden-vhdl/, each step
+# skipped when current), elaborates and runs tb_golden, prints the testbench's
+# PASS / MISMATCH / `<file>:<line>: <reason>` line and the replay speed. Exits non-zero if any set
+# fails. GHDL's full output of each set is kept in target/golden-vhdl/logs/[vhdl-]<set>.log.
+#   HDL=netlist: scripts/netlist2vhdl.py makes the netlist of the SV (w<N>[-f<F>-l<L>]/), analysed
+#     with testbench/vhdl/tb_golden.vhd by `ghdl -a --std=08`.
+#   HDL=vhdl: rtl/vhdl/*.vhd, the wrapper testbench/vhdl/dcqcn_cosim_top_vhdl.vhd (+ _tap.vhd) and
+#     tb_golden.vhd analysed by `ghdl -a --std=08 -fsynopsys -frelaxed-rules -fexplicit` (SURF CI's
+#     flags) once into vhdl/ (the twin is generic: one library for every width), plus a generated
+#     configuration tb_golden_<key> per combination that binds the wrapper with the set's
+#     DATA_BYTES, CLK_FREQ_HZ and LINE_RATE.
 # Environment: GHDL (default ghdl), YOSYS (default yosys), PYTHON (default python3), RTL_DATA_BYTES
-# (builds the DUT with this beat width instead of the set's, to check that the mismatch is reported).
+# (builds the DUT with this beat width instead of the set's, to check that the mismatch is reported),
+# GHDLFLAGS (analysis/elaboration flags; default above, e.g. GHDLFLAGS=--std=08 for the VHDL twin),
+# COSIM_ARCH (HDL=vhdl: the wrapper architecture, `tap` or `ext_names`; default ext_names from
+# GHDL 3 on, tap before: GHDL 2.0 cannot elaborate VHDL-2008 external names).
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 GHDL=${GHDL:-ghdl}
 YOSYS=${YOSYS:-yosys}
 PYTHON=${PYTHON:-python3}
-GHDLFLAGS=(--std=08)
+HDL=${HDL:-netlist}
 out=$root/target/golden-vhdl
 tb=$root/testbench/vhdl/tb_golden.vhd
+case $HDL in
+  netlist) default_flags="--std=08" ;;
+  vhdl) default_flags="--std=08 -fsynopsys -frelaxed-rules -fexplicit" ;;
+  *) echo "run.sh: HDL=$HDL; use netlist or vhdl" >&2; exit 2 ;;
+esac
+read -r -a GHDLFLAGS <<<"${GHDLFLAGS:-$default_flags}"
+ghdl_major=$("$GHDL" --version 2>/dev/null | sed -n '1s/^GHDL \([0-9]*\)\..*/\1/p')
+if [ -z "${COSIM_ARCH:-}" ]; then
+  if [ "${ghdl_major:-0}" -ge 3 ]; then COSIM_ARCH=ext_names; else COSIM_ARCH=tap; fi
+fi
+case $COSIM_ARCH in
+  tap | ext_names) ;;
+  *) echo "run.sh: COSIM_ARCH=$COSIM_ARCH; use tap or ext_names" >&2; exit 2 ;;
+esac
+# VHDL twin sources in analysis order, the wrapper (entity and ext_names, then tap), the testbench
+vhdl_rtl=(dcqcn_pkg dcqcn_tap_pkg dcqcn_cnp_sync dcqcn_alpha dcqcn_rate_dec dcqcn_rate_inc
+          dcqcn_credit_gate dcqcn_regs dcqcn_rl)
+vhdl_srcs=()
+for u in "${vhdl_rtl[@]}"; do vhdl_srcs+=("$root/rtl/vhdl/$u.vhd"); done
+vhdl_srcs+=("$root/testbench/vhdl/dcqcn_cosim_top_vhdl.vhd" "$root/testbench/vhdl/dcqcn_cosim_top_tap.vhd"
+            "$tb")
 
 now_ns() { date +%s%N; }
 secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 
-# build KEY N F L: netlist, analysis and elaboration for DATA_BYTES N, CLK_FREQ_HZ F, LINE_RATE L
-# in target/golden-vhdl/KEY (each step skipped when current)
-build() {
+# build_netlist KEY N F L: netlist, analysis and elaboration for DATA_BYTES N, CLK_FREQ_HZ F,
+# LINE_RATE L in target/golden-vhdl/KEY (each step skipped when current)
+build_netlist() {
   local wd=$out/$1 log
   log=$(nice "$PYTHON" "$root/scripts/netlist2vhdl.py" --data-bytes "$2" --clk-freq-hz "$3" \
           --line-rate "$4" --out "$wd" --yosys "$YOSYS" 2>&1) || { echo "$log"; return 1; }
@@ -38,6 +70,54 @@ build() {
     (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" dcqcn_cosim_top.vhd "$tb") || return 1
   fi
   (cd "$wd" && nice "$GHDL" -e "${GHDLFLAGS[@]}" tb_golden) || return 1
+}
+
+# build_vhdl KEY N F L: the twin, its wrapper and tb_golden analysed once into
+# target/golden-vhdl/vhdl (again when a source or the flags change), plus the configuration
+# tb_golden_<KEY> binding the wrapper architecture COSIM_ARCH with DATA_BYTES (the testbench's
+# generic, N at run time), CLK_FREQ_HZ F and LINE_RATE L
+build_vhdl() {
+  local wd=$out/vhdl cfg_name=tb_golden_${1//-/_} cfg_file f stale=0
+  cfg_file=cfg_$1_$COSIM_ARCH.vhd
+  mkdir -p "$wd"
+  if [ ! -f "$wd/work-obj08.cf" ] || [ "$(cat "$wd/flags" 2>/dev/null)" != "${GHDLFLAGS[*]}" ]; then
+    stale=1
+  else
+    for f in "${vhdl_srcs[@]}"; do
+      [ "$f" -nt "$wd/work-obj08.cf" ] && stale=1
+    done
+  fi
+  if [ $stale = 1 ]; then
+    rm -f "$wd"/work-obj08.cf "$wd"/cfg_*.vhd
+    (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" "${vhdl_srcs[@]}") || return 1
+    echo "${GHDLFLAGS[*]}" >"$wd/flags"
+    # the configurations of the other combinations went with the old library: rebuild them too
+    for f in "${!built[@]}"; do unset "built[$f]"; done
+  fi
+  if [ ! -f "$wd/$cfg_file" ]; then
+    {
+      echo "-- generated by testbench/vhdl/run.sh: tb_golden on the VHDL twin, wrapper architecture"
+      echo "-- $COSIM_ARCH, CLK_FREQ_HZ $3, LINE_RATE $4; DATA_BYTES is the testbench's generic"
+      echo "configuration $cfg_name of tb_golden is"
+      echo "  for sim"
+      echo "    for dut : dcqcn_cosim_top"
+      echo "      use entity work.dcqcn_cosim_top($COSIM_ARCH)"
+      echo "        generic map ("
+      echo "          DATA_BYTES  => DATA_BYTES,"
+      echo "          CLK_FREQ_HZ => x\"$(printf '%08X' "$3")\","
+      echo "          LINE_RATE   => x\"$(printf '%08X' "$4")\""
+      echo "        );"
+      echo "    end for;"
+      echo "  end for;"
+      echo "end configuration $cfg_name;"
+    } >"$wd/$cfg_file"
+    (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" "$cfg_file") || { rm -f "$wd/$cfg_file"; return 1; }
+  fi
+  (cd "$wd" && nice "$GHDL" -e "${GHDLFLAGS[@]}" "$cfg_name") || return 1
+}
+
+build() {
+  if [ "$HDL" = vhdl ]; then build_vhdl "$@"; else build_netlist "$@"; fi
 }
 
 sets=("$@")
@@ -85,21 +165,36 @@ for dir in "${sets[@]}"; do
     t0=$(now_ns)
     if build "$key" "$db" "$clk_hz" "$line_rate"; then
       built[$key]=ok
-      echo "built $key (DATA_BYTES=$db CLK_FREQ_HZ=$clk_hz LINE_RATE=$line_rate): netlist of" \
-           "$(sed -n 's/^-- of dcqcn_cosim_top; \([0-9]*\) cells.*/\1/p' "$out/$key/dcqcn_cosim_top.vhd")" \
-           "cells, analysed and elaborated in $(secs $(( $(now_ns) - t0 ))) s"
+      if [ "$HDL" = vhdl ]; then
+        echo "built $key (DATA_BYTES=$db CLK_FREQ_HZ=$clk_hz LINE_RATE=$line_rate): VHDL twin," \
+             "wrapper architecture $COSIM_ARCH, analysed (${GHDLFLAGS[*]}) and elaborated in" \
+             "$(secs $(( $(now_ns) - t0 ))) s"
+      else
+        echo "built $key (DATA_BYTES=$db CLK_FREQ_HZ=$clk_hz LINE_RATE=$line_rate): netlist of" \
+             "$(sed -n 's/^-- of dcqcn_cosim_top; \([0-9]*\) cells.*/\1/p' "$out/$key/dcqcn_cosim_top.vhd")" \
+             "cells, analysed and elaborated in $(secs $(( $(now_ns) - t0 ))) s"
+      fi
     else
       built[$key]=failed
     fi
   fi
   if [ "${built[$key]}" != ok ]; then
-    echo "$vec: cannot build the $key netlist and testbench (see above)"
+    echo "$vec: cannot build the $key $HDL DUT and testbench (see above)"
     fail=1
     continue
   fi
 
   # run; the testbench prints START before the first cycle, so the replay is timed from it
-  log=$out/logs/$set_name.log
+  if [ "$HDL" = vhdl ]; then
+    log=$out/logs/vhdl-$set_name.log
+    run_dir=$out/vhdl
+    # no numeric_std metavalue warnings before the first edge (signals still U at time 0)
+    top=("tb_golden_${key//-/_}" --ieee-asserts=disable-at-0)
+  else
+    log=$out/logs/$set_name.log
+    run_dir=$out/$key
+    top=(tb_golden)
+  fi
   t0=$(now_ns)
   t_start=""
   t_end=""
@@ -111,8 +206,9 @@ for dir in "${sets[@]}"; do
       "PASS "* | "MISMATCH "* | "$vec:"*)
         [ -n "$result" ] || { result=$l; t_end=$(now_ns); } ;;
     esac
-  done < <(: >"$log"; cd "$out/$key" && nice "$GHDL" -r "${GHDLFLAGS[@]}" tb_golden \
-             "-gVECTORS=$vec" "-gSET_NAME=$set_name" "-gDATA_BYTES=$db" 2>&1; echo "ghdl exit $?")
+  done < <(: >"$log"; cd "$run_dir" && nice "$GHDL" -r "${GHDLFLAGS[@]}" "${top[0]}" \
+             "-gVECTORS=$vec" "-gSET_NAME=$set_name" "-gDATA_BYTES=$db" "${top[@]:1}" 2>&1
+           echo "ghdl exit $?")
   t1=$(now_ns)
   status=$(tail -n 1 "$log")
   if [ -z "$result" ]; then
@@ -138,5 +234,5 @@ for dir in "${sets[@]}"; do
       ;;
   esac
 done
-echo "golden VHDL replay: $passed of ${#sets[@]} sets passed"
+echo "golden VHDL replay ($HDL): $passed of ${#sets[@]} sets passed"
 exit $fail

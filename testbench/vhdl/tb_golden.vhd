@@ -2,9 +2,11 @@
 -- tb_golden: replays one golden vector set (docs/golden-format.md) on dcqcn_cosim_top, cycle by cycle.
 
 -- VHDL-2008, std.textio and ieee.numeric_std only (GHDL 2.0: --std=08, no other flag). The DUT is
--- the entity dcqcn_cosim_top of the work library with the ports of verilator/dcqcn_cosim_top.sv and
--- a DATA_BYTES generic: today the gate-level netlist that scripts/netlist2vhdl.py makes from the
--- Verilog RTL, later a VHDL wrapper of the same name around the VHDL twin.
+-- the component dcqcn_cosim_top with the ports of verilator/dcqcn_cosim_top.sv and a DATA_BYTES
+-- generic, bound to the entity of that name in work: the gate-level netlist that
+-- scripts/netlist2vhdl.py makes from the Verilog RTL, or the VHDL twin's wrapper
+-- (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd), which run.sh binds with a configuration that also
+-- sets its CLK_FREQ_HZ and LINE_RATE.
 --
 -- The file is read three times, so that nothing malformed is ever simulated:
 --   pass 1, on the raw bytes (a file of character: GHDL's readline takes CR as a line end too):
@@ -287,9 +289,93 @@ architecture sim of tb_golden is
   signal st_cnt_bytes           : std_logic_vector(63 downto 0);
   signal st_bytes_hi            : std_logic_vector(31 downto 0);
 
+  -- The DUT as a component, so that a configuration can bind it with more generics than DATA_BYTES
+  -- (run.sh: the VHDL twin's CLK_FREQ_HZ and LINE_RATE); without one, the default binding takes the
+  -- entity dcqcn_cosim_top of work (the netlist, or the twin with its default clock and line rate).
+  component dcqcn_cosim_top is
+    generic (
+      DATA_BYTES : positive
+    );
+    port (
+      clk                    : in  std_logic;
+      rst                    : in  std_logic;
+      cnp                    : in  std_logic;
+      s_axis_tdata           : in  std_logic_vector(8 * DATA_BYTES - 1 downto 0);
+      s_axis_tkeep           : in  std_logic_vector(DATA_BYTES - 1 downto 0);
+      s_axis_tvalid          : in  std_logic;
+      s_axis_tready          : out std_logic;
+      s_axis_tlast           : in  std_logic;
+      m_axis_tdata           : out std_logic_vector(8 * DATA_BYTES - 1 downto 0);
+      m_axis_tkeep           : out std_logic_vector(DATA_BYTES - 1 downto 0);
+      m_axis_tvalid          : out std_logic;
+      m_axis_tready          : in  std_logic;
+      m_axis_tlast           : out std_logic;
+      s_axil_awaddr          : in  std_logic_vector(11 downto 0);
+      s_axil_awvalid         : in  std_logic;
+      s_axil_awready         : out std_logic;
+      s_axil_wdata           : in  std_logic_vector(31 downto 0);
+      s_axil_wstrb           : in  std_logic_vector(3 downto 0);
+      s_axil_wvalid          : in  std_logic;
+      s_axil_wready          : out std_logic;
+      s_axil_bresp           : out std_logic_vector(1 downto 0);
+      s_axil_bvalid          : out std_logic;
+      s_axil_bready          : in  std_logic;
+      s_axil_araddr          : in  std_logic_vector(11 downto 0);
+      s_axil_arvalid         : in  std_logic;
+      s_axil_arready         : out std_logic;
+      s_axil_rdata           : out std_logic_vector(31 downto 0);
+      s_axil_rresp           : out std_logic_vector(1 downto 0);
+      s_axil_rvalid          : out std_logic;
+      s_axil_rready          : in  std_logic;
+      st_cnp_meta            : out std_logic_vector(0 downto 0);
+      st_cnp_sync            : out std_logic;
+      st_cnp_prev            : out std_logic;
+      st_rc                  : out std_logic_vector(31 downto 0);
+      st_rt                  : out std_logic_vector(31 downto 0);
+      st_active              : out std_logic;
+      st_alpha               : out std_logic_vector(9 downto 0);
+      st_alpha_timer         : out std_logic_vector(15 downto 0);
+      st_alpha_pending       : out std_logic;
+      st_dec_timer           : out std_logic_vector(15 downto 0);
+      st_dec_pending         : out std_logic;
+      st_inc_timer           : out std_logic_vector(31 downto 0);
+      st_byte_cnt            : out std_logic_vector(31 downto 0);
+      st_t_stage             : out std_logic_vector(7 downto 0);
+      st_b_stage             : out std_logic_vector(7 downto 0);
+      st_bpc                 : out std_logic_vector(31 downto 0);
+      st_credit              : out std_logic_vector(47 downto 0);
+      st_cfg_alpha_g         : out std_logic_vector(9 downto 0);
+      st_cfg_dec_gain        : out std_logic_vector(3 downto 0);
+      st_cfg_stage_threshold : out std_logic_vector(7 downto 0);
+      st_cfg_clamp_tgt       : out std_logic;
+      st_cfg_rai             : out std_logic_vector(31 downto 0);
+      st_cfg_rhai            : out std_logic_vector(31 downto 0);
+      st_cfg_rmin            : out std_logic_vector(31 downto 0);
+      st_cfg_inc_interval    : out std_logic_vector(31 downto 0);
+      st_cfg_dec_interval    : out std_logic_vector(15 downto 0);
+      st_cfg_alpha_interval  : out std_logic_vector(15 downto 0);
+      st_cfg_bypass          : out std_logic;
+      st_cfg_timer_en        : out std_logic;
+      st_cfg_byte_en         : out std_logic;
+      st_cfg_byte_threshold  : out std_logic_vector(31 downto 0);
+      st_cfg_credit_cap      : out std_logic_vector(31 downto 0);
+      st_cnp_cnt16           : out std_logic_vector(15 downto 0);
+      st_cnt_cnp             : out std_logic_vector(31 downto 0);
+      st_cnt_dec             : out std_logic_vector(31 downto 0);
+      st_cnt_inc_fr          : out std_logic_vector(31 downto 0);
+      st_cnt_inc_ai          : out std_logic_vector(31 downto 0);
+      st_cnt_inc_hai         : out std_logic_vector(31 downto 0);
+      st_cnt_inc_timer       : out std_logic_vector(31 downto 0);
+      st_cnt_inc_byte        : out std_logic_vector(31 downto 0);
+      st_cnt_stall           : out std_logic_vector(31 downto 0);
+      st_cnt_bytes           : out std_logic_vector(63 downto 0);
+      st_bytes_hi            : out std_logic_vector(31 downto 0)
+    );
+  end component dcqcn_cosim_top;
+
 begin
 
-  dut : entity work.dcqcn_cosim_top
+  dut : component dcqcn_cosim_top
     generic map (
       DATA_BYTES => DATA_BYTES
     )

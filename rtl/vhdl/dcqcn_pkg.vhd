@@ -1,0 +1,501 @@
+-- SPDX-License-Identifier: MIT
+-- dcqcn_pkg: register map, word and state records, parameter checks and shared arithmetic of the
+-- DCQCN rate limiter (spec 2, 4.0, 5.1, 6.2, 7). VHDL-2008 twin of rtl/*.sv.
+
+-- The state records of every block live here (not in the architectures) so that a simulation
+-- wrapper can name their type in a VHDL-2008 external name (spec 7 lockstep state).
+
+library ieee;
+  use ieee.std_logic_1164.all;
+  use ieee.numeric_std.all;
+
+package dcqcn_pkg is
+
+  -- CLK_FREQ_HZ and LINE_RATE are 32-bit vectors, not integers: the legal ranges (spec 2) end at
+  -- 2^32 - 1, beyond VHDL's guaranteed (and GHDL's) 32-bit signed integer.
+  subtype word32_t is std_logic_vector(31 downto 0);
+
+  -- spec 2: default parameters
+  constant DCQCN_DATA_BYTES_C  : natural  := 8;
+  constant DCQCN_CLK_FREQ_HZ_C : word32_t := std_logic_vector(to_unsigned(156_250_000, 32));
+  constant DCQCN_LINE_RATE_C   : word32_t := std_logic_vector(to_unsigned(1_250_000_000, 32));
+
+  -----------------------------------------------------------------------------------------------
+  -- Register map (spec 6.2), byte addresses as in crates/dcqcn-model/src/regmap.rs
+  -----------------------------------------------------------------------------------------------
+
+  constant ADDR_CONFIG         : natural := 16#000#; -- alpha_g, dec_gain, stage_threshold, clamp_tgt
+  constant ADDR_RAI            : natural := 16#004#;
+  constant ADDR_RHAI           : natural := 16#008#;
+  constant ADDR_RMIN           : natural := 16#00C#;
+  constant ADDR_INC_INTERVAL   : natural := 16#010#;
+  constant ADDR_INTERVALS      : natural := 16#014#; -- dec_interval, alpha_interval
+  constant ADDR_RC             : natural := 16#018#; -- RO
+  constant ADDR_RT             : natural := 16#01C#; -- RO
+  constant ADDR_ALPHA_CNP      : natural := 16#020#; -- alpha, cnp_cnt_clear, cnp_cnt16
+  constant ADDR_BYPASS         : natural := 16#024#;
+  constant ADDR_EXT_CTRL       : natural := 16#100#; -- timer_en, byte_en, cnt_clear
+  constant ADDR_BYTE_THRESHOLD : natural := 16#104#;
+  constant ADDR_CREDIT_CAP     : natural := 16#108#;
+  constant ADDR_ID             : natural := 16#10C#; -- RO
+  constant ADDR_CREDIT_BYTES   : natural := 16#110#; -- RO
+  constant ADDR_CREDIT_FRAC    : natural := 16#114#; -- RO
+  constant ADDR_BPC            : natural := 16#118#; -- RO
+  constant ADDR_CNT_CNP        : natural := 16#120#; -- RO
+  constant ADDR_CNT_DEC        : natural := 16#124#; -- RO
+  constant ADDR_CNT_INC_FR     : natural := 16#128#; -- RO
+  constant ADDR_CNT_INC_AI     : natural := 16#12C#; -- RO
+  constant ADDR_CNT_INC_HAI    : natural := 16#130#; -- RO
+  constant ADDR_CNT_INC_TIMER  : natural := 16#134#; -- RO
+  constant ADDR_CNT_INC_BYTE   : natural := 16#138#; -- RO
+  constant ADDR_CNT_STALL      : natural := 16#13C#; -- RO
+  constant ADDR_CNT_BYTES_LO   : natural := 16#140#; -- RO, a read latches bytes_hi
+  constant ADDR_CNT_BYTES_HI   : natural := 16#144#; -- RO
+  constant ADDR_STATUS         : natural := 16#148#; -- RO
+
+  -- spec 6.1: AXI4-Lite responses
+  constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";
+  constant RESP_DECERR : std_logic_vector(1 downto 0) := "11";
+
+  -----------------------------------------------------------------------------------------------
+  -- Word records (spec 6.2): the fields of the words that hold more than one field
+  -----------------------------------------------------------------------------------------------
+
+  -- 0x000; [31:23] read 0
+  type ConfigWordType is record
+    alpha_g         : unsigned(9 downto 0); -- [9:0]
+    dec_gain        : unsigned(3 downto 0); -- [13:10]
+    stage_threshold : unsigned(7 downto 0); -- [21:14]
+    clamp_tgt       : std_logic;            -- [22]
+  end record ConfigWordType;
+
+  -- 0x014
+  type IntervalsWordType is record
+    dec_interval   : unsigned(15 downto 0); -- [15:0]
+    alpha_interval : unsigned(15 downto 0); -- [31:16]
+  end record IntervalsWordType;
+
+  -- 0x020; [31:27] read 0
+  type AlphaCnpWordType is record
+    alpha         : unsigned(9 downto 0);  -- [9:0] RO
+    cnp_cnt_clear : std_logic;             -- [10] write-only, reads 0
+    cnp_cnt16     : unsigned(15 downto 0); -- [26:11] RO
+  end record AlphaCnpWordType;
+
+  -- 0x100; [7:2] and [31:9] read 0
+  type ExtCtrlWordType is record
+    timer_en  : std_logic; -- [0]
+    byte_en   : std_logic; -- [1]
+    cnt_clear : std_logic; -- [8] write-only, reads 0
+  end record ExtCtrlWordType;
+
+  -- 0x148; [31:19] read 0
+  type StatusWordType is record
+    t_stage       : unsigned(7 downto 0); -- [7:0]
+    b_stage       : unsigned(7 downto 0); -- [15:8]
+    active        : std_logic;            -- [16]
+    dec_pending   : std_logic;            -- [17]
+    alpha_pending : std_logic;            -- [18]
+  end record StatusWordType;
+
+  function to_word (w : ConfigWordType) return word32_t;
+  function to_word (w : IntervalsWordType) return word32_t;
+  function to_word (w : AlphaCnpWordType) return word32_t;
+  function to_word (w : ExtCtrlWordType) return word32_t;
+  function to_word (w : StatusWordType) return word32_t;
+
+  function to_config_word (v : word32_t) return ConfigWordType;
+  function to_intervals_word (v : word32_t) return IntervalsWordType;
+  function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType;
+  function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType;
+
+  -----------------------------------------------------------------------------------------------
+  -- State records, one per block (spec 7); the reset values are each architecture's REG_INIT_C
+  -----------------------------------------------------------------------------------------------
+
+  -- dcqcn_cnp_sync (spec 4.1)
+  type CnpSyncRegType is record
+    cnp_meta : std_logic;
+    cnp_sync : std_logic;
+    cnp_prev : std_logic;
+  end record CnpSyncRegType;
+
+  -- dcqcn_rl (spec 4.2, 4.6)
+  type RlRegType is record
+    rc     : unsigned(31 downto 0);
+    rt     : unsigned(31 downto 0);
+    active : std_logic;
+  end record RlRegType;
+
+  -- dcqcn_alpha (spec 4.3)
+  type AlphaRegType is record
+    alpha         : unsigned(9 downto 0);
+    alpha_timer   : unsigned(15 downto 0);
+    alpha_pending : std_logic;
+  end record AlphaRegType;
+
+  -- dcqcn_rate_dec (spec 4.4)
+  type RateDecRegType is record
+    dec_timer   : unsigned(15 downto 0);
+    dec_pending : std_logic;
+  end record RateDecRegType;
+
+  -- dcqcn_rate_inc (spec 4.5)
+  type RateIncRegType is record
+    inc_timer : unsigned(31 downto 0);
+    byte_cnt  : unsigned(31 downto 0);
+    t_stage   : unsigned(7 downto 0);
+    b_stage   : unsigned(7 downto 0);
+  end record RateIncRegType;
+
+  -- dcqcn_credit_gate (spec 5); m_data / m_keep are sized by DATA_BYTES in the architecture
+  type CreditGateRegType is record
+    bpc     : unsigned(31 downto 0);
+    credit  : unsigned(47 downto 0);
+    m_valid : std_logic;
+    m_data  : std_logic_vector;
+    m_keep  : std_logic_vector;
+    m_last  : std_logic;
+  end record CreditGateRegType;
+
+  -- dcqcn_regs: configuration registers (spec 6.2, the cfg_ names without the prefix)
+  type CfgType is record
+    alpha_g         : unsigned(9 downto 0);
+    dec_gain        : unsigned(3 downto 0);
+    stage_threshold : unsigned(7 downto 0);
+    clamp_tgt       : std_logic;
+    rai             : unsigned(31 downto 0);
+    rhai            : unsigned(31 downto 0);
+    rmin            : unsigned(31 downto 0);
+    inc_interval    : unsigned(31 downto 0);
+    dec_interval    : unsigned(15 downto 0);
+    alpha_interval  : unsigned(15 downto 0);
+    bypass          : std_logic;
+    timer_en        : std_logic;
+    byte_en         : std_logic;
+    byte_threshold  : unsigned(31 downto 0);
+    credit_cap      : unsigned(31 downto 0);
+  end record CfgType;
+
+  -- dcqcn_regs: statistics counters (spec 6.2)
+  type CntType is record
+    cnp_cnt16     : unsigned(15 downto 0);
+    cnt_cnp       : unsigned(31 downto 0);
+    cnt_dec       : unsigned(31 downto 0);
+    cnt_inc_fr    : unsigned(31 downto 0);
+    cnt_inc_ai    : unsigned(31 downto 0);
+    cnt_inc_hai   : unsigned(31 downto 0);
+    cnt_inc_timer : unsigned(31 downto 0);
+    cnt_inc_byte  : unsigned(31 downto 0);
+    cnt_stall     : unsigned(31 downto 0);
+    cnt_bytes     : unsigned(63 downto 0);
+    bytes_hi      : unsigned(31 downto 0);
+  end record CntType;
+
+  -- dcqcn_regs (spec 6)
+  type RegsRegType is record
+    bvalid : std_logic;
+    bresp  : std_logic_vector(1 downto 0);
+    rvalid : std_logic;
+    rdata  : word32_t;
+    rresp  : std_logic_vector(1 downto 0);
+    cfg    : CfgType;
+    cnt    : CntType;
+  end record RegsRegType;
+
+  -----------------------------------------------------------------------------------------------
+  -- Parameters (spec 2)
+  -----------------------------------------------------------------------------------------------
+
+  -- Checks the generics that `unit` has (a negative DATA_BYTES means "not a generic of unit") and
+  -- stops the elaboration with a message naming the first illegal one; returns true otherwise.
+  -- Call it from a constant declaration so that it runs at elaboration.
+  function dcqcn_check_params (
+    unit        : string;
+    data_bytes  : integer;
+    clk_freq_hz : word32_t;
+    line_rate   : word32_t;
+    check_clk   : boolean;
+    check_line  : boolean
+  )
+    return boolean;
+
+  -- K = round(2^48 / f), < 2^32 for f >= 65537
+  function dcqcn_k (clk_freq_hz : word32_t) return unsigned;
+
+  -- spec 5.1: bpc(R) = floor(R * K / 2^32), Q16.16 bytes per clock
+  function dcqcn_bpc (rate : unsigned(31 downto 0); k : unsigned(31 downto 0)) return unsigned;
+
+  -- spec 2: interval reset values
+  function dcqcn_rate_inc_reset (clk_freq_hz : word32_t) return unsigned; -- round(1.5 ms x f), 32 bits
+  function dcqcn_rate_dec_reset (clk_freq_hz : word32_t) return unsigned; -- round(4 us x f) mod 2^16
+  function dcqcn_alpha_reset (clk_freq_hz : word32_t) return unsigned;    -- round(55 us x f) mod 2^16
+
+  -- spec 6.2: ID = 0xDCC1, version 1, DATA_BYTES
+  function dcqcn_id_word (data_bytes : natural) return word32_t;
+
+  -----------------------------------------------------------------------------------------------
+  -- Shared helpers (spec 4.0, 5.3, 6.1)
+  -----------------------------------------------------------------------------------------------
+
+  -- spec 4.0: expired(timer, interval) = timer + 1 >= interval with one extra bit (interval 0
+  -- behaves as 1, the timer never wraps); timer and interval of the same width
+  function expired (timer : unsigned; interval : unsigned) return std_logic;
+
+  -- spec 5.3: popcount(tkeep) as a 7-bit count (DATA_BYTES <= 64)
+  function popcount (keep : std_logic_vector) return unsigned;
+
+  -- spec 6.1: byte lane i of the word is written only if strb(i) = 1
+  function lane_merge (
+    cur  : std_logic_vector(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return std_logic_vector;
+
+  -- the same on a 32-bit register value
+  function lane_merge (
+    cur  : unsigned(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return unsigned;
+
+  -- word address of an AXI4-Lite address (spec 6.1: addr[1:0] ignored), compared with ADDR_*
+  function word_addr (addr : std_logic_vector(11 downto 0)) return natural;
+
+  -- '1' when b is true
+  function to_sl (b : boolean) return std_logic;
+
+  -- decimal text of an unsigned value (elaboration messages; values above 2^31 included)
+  function to_dec_string (x : unsigned) return string;
+
+end package dcqcn_pkg;
+
+package body dcqcn_pkg is
+
+  function to_word (w : ConfigWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(9 downto 0)   := std_logic_vector(w.alpha_g);
+    v(13 downto 10) := std_logic_vector(w.dec_gain);
+    v(21 downto 14) := std_logic_vector(w.stage_threshold);
+    v(22)           := w.clamp_tgt;
+    return v;
+  end function to_word;
+
+  function to_word (w : IntervalsWordType) return word32_t is
+  begin
+    return std_logic_vector(w.alpha_interval) & std_logic_vector(w.dec_interval);
+  end function to_word;
+
+  function to_word (w : AlphaCnpWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(9 downto 0)   := std_logic_vector(w.alpha);
+    v(10)           := w.cnp_cnt_clear;
+    v(26 downto 11) := std_logic_vector(w.cnp_cnt16);
+    return v;
+  end function to_word;
+
+  function to_word (w : ExtCtrlWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(0) := w.timer_en;
+    v(1) := w.byte_en;
+    v(8) := w.cnt_clear;
+    return v;
+  end function to_word;
+
+  function to_word (w : StatusWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(7 downto 0)  := std_logic_vector(w.t_stage);
+    v(15 downto 8) := std_logic_vector(w.b_stage);
+    v(16)          := w.active;
+    v(17)          := w.dec_pending;
+    v(18)          := w.alpha_pending;
+    return v;
+  end function to_word;
+
+  function to_config_word (v : word32_t) return ConfigWordType is
+    variable w : ConfigWordType;
+  begin
+    w.alpha_g         := unsigned(v(9 downto 0));
+    w.dec_gain        := unsigned(v(13 downto 10));
+    w.stage_threshold := unsigned(v(21 downto 14));
+    w.clamp_tgt       := v(22);
+    return w;
+  end function to_config_word;
+
+  function to_intervals_word (v : word32_t) return IntervalsWordType is
+    variable w : IntervalsWordType;
+  begin
+    w.dec_interval   := unsigned(v(15 downto 0));
+    w.alpha_interval := unsigned(v(31 downto 16));
+    return w;
+  end function to_intervals_word;
+
+  function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType is
+    variable w : AlphaCnpWordType;
+  begin
+    w.alpha         := unsigned(v(9 downto 0));
+    w.cnp_cnt_clear := v(10);
+    w.cnp_cnt16     := unsigned(v(26 downto 11));
+    return w;
+  end function to_alpha_cnp_word;
+
+  function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType is
+    variable w : ExtCtrlWordType;
+  begin
+    w.timer_en  := v(0);
+    w.byte_en   := v(1);
+    w.cnt_clear := v(8);
+    return w;
+  end function to_ext_ctrl_word;
+
+  function dcqcn_check_params (
+    unit        : string;
+    data_bytes  : integer;
+    clk_freq_hz : word32_t;
+    line_rate   : word32_t;
+    check_clk   : boolean;
+    check_line  : boolean
+  )
+    return boolean is
+  begin
+    -- spec 2: illegal parameters are an elaboration error
+    assert data_bytes < 0 or (data_bytes >= 1 and data_bytes <= 64)
+      report unit & ": DATA_BYTES " & integer'image(data_bytes) & " out of range 1..64"
+      severity failure;
+    assert not check_clk or unsigned(clk_freq_hz) >= to_unsigned(65_537, 32)
+      report unit & ": CLK_FREQ_HZ " & to_dec_string(unsigned(clk_freq_hz)) &
+             " out of range 65537..4294967295"
+      severity failure;
+    assert not check_line or line_rate /= x"00000000"
+      report unit & ": LINE_RATE 0 out of range 1..4294967295"
+      severity failure;
+    return true;
+  end function dcqcn_check_params;
+
+  function dcqcn_k (clk_freq_hz : word32_t) return unsigned is
+    constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
+    variable k   : unsigned(63 downto 0);
+  begin
+    -- spec 2: K = floor((2^48 + floor(f / 2)) / f), integer arithmetic on 64 bits
+    k := (shift_left(to_unsigned(1, 64), 48) + shift_right(F_C, 1)) / F_C;
+    return k(31 downto 0);
+  end function dcqcn_k;
+
+  function dcqcn_bpc (rate : unsigned(31 downto 0); k : unsigned(31 downto 0)) return unsigned is
+    variable prod_lo : unsigned(48 downto 0);
+    variable prod_hi : unsigned(46 downto 0);
+  begin
+    -- Rc * K < 2^64, formed from 17-bit-aligned halves of Rc (the DSP48 B-port width and cascade
+    -- shift, as in the SV); bpc keeps the upper half, floor(.../2^32)
+    prod_lo := rate(16 downto 0) * k;
+    prod_hi := rate(31 downto 17) * k + resize(prod_lo(48 downto 17), 47);
+    return prod_hi(46 downto 15);
+  end function dcqcn_bpc;
+
+  function dcqcn_rate_inc_reset (clk_freq_hz : word32_t) return unsigned is
+    constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
+    variable x   : unsigned(63 downto 0);
+  begin
+    x := (resize(F_C * 3, 64) + 1000) / to_unsigned(2000, 64);
+    return x(31 downto 0);
+  end function dcqcn_rate_inc_reset;
+
+  function dcqcn_rate_dec_reset (clk_freq_hz : word32_t) return unsigned is
+    constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
+    variable x   : unsigned(63 downto 0);
+  begin
+    x := (resize(F_C * 4, 64) + 500_000) / to_unsigned(1_000_000, 64);
+    return x(15 downto 0);
+  end function dcqcn_rate_dec_reset;
+
+  function dcqcn_alpha_reset (clk_freq_hz : word32_t) return unsigned is
+    constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);
+    variable x   : unsigned(63 downto 0);
+  begin
+    x := (resize(F_C * 55, 64) + 500_000) / to_unsigned(1_000_000, 64);
+    return x(15 downto 0);
+  end function dcqcn_alpha_reset;
+
+  function dcqcn_id_word (data_bytes : natural) return word32_t is
+  begin
+    return x"DCC1" & x"01" & std_logic_vector(to_unsigned(data_bytes mod 256, 8));
+  end function dcqcn_id_word;
+
+  function expired (timer : unsigned; interval : unsigned) return std_logic is
+  begin
+    return to_sl(resize(timer, timer'length + 1) + 1 >= resize(interval, timer'length + 1));
+  end function expired;
+
+  function popcount (keep : std_logic_vector) return unsigned is
+    variable n : unsigned(6 downto 0) := (others => '0');
+  begin
+    for i in keep'range loop
+      if (keep(i) = '1') then
+        n := n + 1;
+      end if;
+    end loop;
+    return n;
+  end function popcount;
+
+  function lane_merge (
+    cur  : std_logic_vector(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return std_logic_vector is
+    variable v : std_logic_vector(31 downto 0);
+  begin
+    for i in 0 to 3 loop
+      if (strb(i) = '1') then
+        v(8 * i + 7 downto 8 * i) := data(8 * i + 7 downto 8 * i);
+      else
+        v(8 * i + 7 downto 8 * i) := cur(8 * i + 7 downto 8 * i);
+      end if;
+    end loop;
+    return v;
+  end function lane_merge;
+
+  function lane_merge (
+    cur  : unsigned(31 downto 0);
+    data : std_logic_vector(31 downto 0);
+    strb : std_logic_vector(3 downto 0)
+  )
+    return unsigned is
+  begin
+    return unsigned(lane_merge(std_logic_vector(cur), data, strb));
+  end function lane_merge;
+
+  function word_addr (addr : std_logic_vector(11 downto 0)) return natural is
+  begin
+    return to_integer(unsigned(addr(11 downto 2))) * 4;
+  end function word_addr;
+
+  function to_sl (b : boolean) return std_logic is
+  begin
+    if (b) then
+      return '1';
+    end if;
+    return '0';
+  end function to_sl;
+
+  function to_dec_string (x : unsigned) return string is
+    constant TEN_C : unsigned(x'length - 1 downto 0) := to_unsigned(10, x'length);
+    variable q     : unsigned(x'length - 1 downto 0) := x;
+    variable d     : natural;
+  begin
+    -- unsigned-by-unsigned division only: GHDL 2.0 synthesis cannot evaluate mod or "/" by a natural
+    d := to_integer(resize(q - resize(q / TEN_C * TEN_C, x'length), 4));
+    q := q / TEN_C;
+    if (q = 0) then
+      return integer'image(d);
+    end if;
+    return to_dec_string(q) & integer'image(d);
+  end function to_dec_string;
+
+end package body dcqcn_pkg;

@@ -1,0 +1,218 @@
+-- SPDX-License-Identifier: MIT
+-- dcqcn_rate_inc: DCQCN rate-increase triggers, stage counters, phase and increase result (spec 4.5).
+
+library ieee;
+  use ieee.std_logic_1164.all;
+  use ieee.numeric_std.all;
+
+library work;
+  use work.dcqcn_pkg.all;
+  -- pragma translate_off
+  use work.dcqcn_tap_pkg.all;
+  -- pragma translate_on
+
+entity dcqcn_rate_inc is
+  generic (
+    LINE_RATE : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C -- L, bytes/s
+  );
+  port (
+    -- Clock and synchronous reset
+    clk                 : in    std_logic;
+    rst                 : in    std_logic;
+    -- Events
+    dec_fire            : in    std_logic;
+    bytes_in            : in    unsigned(6 downto 0);  -- bytes of the beat loaded this cycle (spec 5.3)
+    -- Reaction-point state (this cycle's registers)
+    active              : in    std_logic;
+    rc                  : in    unsigned(31 downto 0);
+    rt                  : in    unsigned(31 downto 0);
+    -- Configuration
+    cfg_bypass          : in    std_logic;
+    cfg_timer_en        : in    std_logic;
+    cfg_byte_en         : in    std_logic;
+    cfg_inc_interval    : in    unsigned(31 downto 0); -- cycles
+    cfg_byte_threshold  : in    unsigned(31 downto 0); -- bytes
+    cfg_stage_threshold : in    unsigned(7 downto 0);  -- F
+    cfg_rai             : in    unsigned(31 downto 0); -- bytes/s
+    cfg_rhai            : in    unsigned(31 downto 0); -- bytes/s
+    -- Increase events and result
+    timer_fire          : out   std_logic;
+    byte_fire           : out   std_logic;
+    inc_event           : out   std_logic;
+    phase_fr            : out   std_logic;             -- fast recovery
+    phase_ai            : out   std_logic;             -- additive increase
+    phase_hai           : out   std_logic;             -- hyper increase
+    rc_inc              : out   unsigned(31 downto 0);
+    rt_inc              : out   unsigned(31 downto 0);
+    -- State
+    t_stage             : out   unsigned(7 downto 0);
+    b_stage             : out   unsigned(7 downto 0)
+  );
+end entity dcqcn_rate_inc;
+
+architecture rtl of dcqcn_rate_inc is
+
+  -- spec 2: illegal parameters are an elaboration error
+  constant PARAMS_OK_C : boolean :=
+    dcqcn_check_params("dcqcn_rate_inc", -1, DCQCN_CLK_FREQ_HZ_C, LINE_RATE, false, true);
+
+  constant L_C : unsigned(31 downto 0) := unsigned(LINE_RATE);
+
+  constant REG_INIT_C : RateIncRegType := (
+    inc_timer => (others => '0'),
+    byte_cnt  => (others => '0'),
+    t_stage   => (others => '0'),
+    b_stage   => (others => '0'));
+
+  signal r   : RateIncRegType := REG_INIT_C;
+  signal rin : RateIncRegType;
+
+begin
+
+  comb : process (all) is
+    variable v          : RateIncRegType;
+    variable t_fire     : std_logic;
+    variable b_fire     : std_logic;
+    variable inc_ev     : std_logic;
+    variable byte_thr   : unsigned(31 downto 0);
+    variable restart    : std_logic;
+    variable byte_sum   : unsigned(32 downto 0);
+    variable t_new      : unsigned(7 downto 0);
+    variable b_new      : unsigned(7 downto 0);
+    variable t_lt       : std_logic;
+    variable t_gt       : std_logic;
+    variable b_lt       : std_logic;
+    variable b_gt       : std_logic;
+    variable fr         : std_logic;
+    variable hai        : std_logic;
+    variable rt_add     : unsigned(31 downto 0);
+    variable rt_sum     : unsigned(32 downto 0);
+    variable rt_clamped : unsigned(31 downto 0);
+    variable rt_next    : unsigned(31 downto 0);
+    variable rc_sum     : unsigned(32 downto 0);
+  begin
+    v := r;
+
+    -- spec 4.0 expired(): one extra bit so interval 0 behaves as 1
+    t_fire := active and cfg_timer_en and expired(r.inc_timer, cfg_inc_interval);
+
+    -- spec 4.5: B = max(cfg_byte_threshold, 1)
+    if (cfg_byte_threshold = 0) then
+      byte_thr := to_unsigned(1, 32);
+    else
+      byte_thr := cfg_byte_threshold;
+    end if;
+    b_fire := active and cfg_byte_en and to_sl(r.byte_cnt >= byte_thr);
+
+    -- spec 4.5: a decrease cancels a same-cycle increase
+    inc_ev := (t_fire or b_fire) and not dec_fire;
+
+    -- spec 4.2, 4.5, 4.7: held at 0 while inactive or bypassed; a rate cut restarts recovery
+    restart := cfg_bypass or not active or dec_fire;
+
+    if (restart = '1' or cfg_timer_en = '0' or t_fire = '1') then
+      v.inc_timer := (others => '0');
+    else
+      v.inc_timer := r.inc_timer + 1;
+    end if;
+
+    -- spec 4.5: saturating add; a firing/restarting cycle's own bytes are not carried
+    byte_sum := resize(r.byte_cnt, 33) + resize(bytes_in, 33);
+    if (restart = '1' or cfg_byte_en = '0' or b_fire = '1') then
+      v.byte_cnt := (others => '0');
+    elsif (byte_sum(32) = '1') then
+      v.byte_cnt := (others => '1');
+    else
+      v.byte_cnt := byte_sum(31 downto 0);
+    end if;
+
+    -- spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
+    t_new := r.t_stage;
+    if (inc_ev = '1' and t_fire = '1' and r.t_stage /= x"FF") then
+      t_new := r.t_stage + 1;
+    end if;
+    b_new := r.b_stage;
+    if (inc_ev = '1' and b_fire = '1' and r.b_stage /= x"FF") then
+      b_new := r.b_stage + 1;
+    end if;
+    if (restart = '1') then
+      v.t_stage := (others => '0');
+      v.b_stage := (others => '0');
+    else
+      v.t_stage := t_new;
+      v.b_stage := b_new;
+    end if;
+
+    -- spec 4.5: phase from the new stage values. With both triggers enabled,
+    -- max(t, b) < F <=> t < F and b < F, and min(t, b) > F <=> t > F and b > F, so smax/smin are
+    -- never formed; FAST_RECOVERY and HYPER cannot both hold, so HYPER needs no not-FR term.
+    t_lt := to_sl(t_new < cfg_stage_threshold);
+    t_gt := to_sl(t_new > cfg_stage_threshold);
+    b_lt := to_sl(b_new < cfg_stage_threshold);
+    b_gt := to_sl(b_new > cfg_stage_threshold);
+    if (cfg_timer_en = '1' and cfg_byte_en = '1') then
+      fr  := t_lt and b_lt;
+      hai := t_gt and b_gt;
+    elsif (cfg_byte_en = '1') then
+      fr  := b_lt;
+      hai := b_gt;
+    else
+      fr  := t_lt;
+      hai := t_gt;
+    end if;
+
+    -- spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+    if (hai = '1') then
+      rt_add := cfg_rhai;
+    else
+      rt_add := cfg_rai;
+    end if;
+    rt_sum := resize(rt, 33) + resize(rt_add, 33);
+    if (rt_sum > resize(L_C, 33)) then
+      rt_clamped := L_C;
+    else
+      rt_clamped := rt_sum(31 downto 0);
+    end if;
+    if (fr = '1') then
+      rt_next := rt;
+    else
+      rt_next := rt_clamped;
+    end if;
+
+    -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly
+    rc_sum := resize(rc, 33) + resize(rt_next, 33);
+    if (rc < rt_next) then
+      rc_sum := rc_sum + 1;
+    end if;
+
+    if (rst = '1') then
+      v := REG_INIT_C;
+    end if;
+
+    rin <= v;
+
+    timer_fire <= t_fire;
+    byte_fire  <= b_fire;
+    inc_event  <= inc_ev;
+    phase_fr   <= fr;
+    phase_ai   <= not fr and not hai;
+    phase_hai  <= hai;
+    rt_inc     <= rt_next;
+    rc_inc     <= rc_sum(32 downto 1);
+    t_stage    <= r.t_stage;
+    b_stage    <= r.b_stage;
+  end process comb;
+
+  seq : process (clk) is
+  begin
+    if rising_edge(clk) then
+      r <= rin;
+    end if;
+  end process seq;
+
+  -- pragma translate_off
+  -- simulation only: the state record for simulators without external names (dcqcn_tap_pkg)
+  tap_rate_inc <= r;
+  -- pragma translate_on
+
+end architecture rtl;

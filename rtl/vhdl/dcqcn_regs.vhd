@@ -1,0 +1,415 @@
+-- SPDX-License-Identifier: MIT
+-- dcqcn_regs: AXI4-Lite register file, configuration, statistics counters and read mux (spec 6).
+
+library ieee;
+  use ieee.std_logic_1164.all;
+  use ieee.numeric_std.all;
+
+library work;
+  use work.dcqcn_pkg.all;
+  -- pragma translate_off
+  use work.dcqcn_tap_pkg.all;
+  -- pragma translate_on
+
+entity dcqcn_regs is
+  generic (
+    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C; -- reported in the ID register
+    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C -- f, Hz; interval reset values
+  );
+  port (
+    -- Clock and synchronous reset
+    clk                 : in    std_logic;
+    rst                 : in    std_logic;
+    -- AXI4-Lite slave: write address, write data, write response (spec 6.1: addr[1:0] ignored)
+    s_axil_awaddr       : in    std_logic_vector(11 downto 0);
+    s_axil_awvalid      : in    std_logic;
+    s_axil_awready      : out   std_logic;
+    s_axil_wdata        : in    std_logic_vector(31 downto 0);
+    s_axil_wstrb        : in    std_logic_vector(3 downto 0);
+    s_axil_wvalid       : in    std_logic;
+    s_axil_wready       : out   std_logic;
+    s_axil_bresp        : out   std_logic_vector(1 downto 0);
+    s_axil_bvalid       : out   std_logic;
+    s_axil_bready       : in    std_logic;
+    -- AXI4-Lite slave: read address, read data
+    s_axil_araddr       : in    std_logic_vector(11 downto 0);
+    s_axil_arvalid      : in    std_logic;
+    s_axil_arready      : out   std_logic;
+    s_axil_rdata        : out   std_logic_vector(31 downto 0);
+    s_axil_rresp        : out   std_logic_vector(1 downto 0);
+    s_axil_rvalid       : out   std_logic;
+    s_axil_rready       : in    std_logic;
+    -- Read-only state of the reaction point and credit gate
+    rc                  : in    unsigned(31 downto 0);
+    rt                  : in    unsigned(31 downto 0);
+    active              : in    std_logic;
+    alpha               : in    unsigned(9 downto 0);
+    alpha_pending       : in    std_logic;
+    dec_pending         : in    std_logic;
+    t_stage             : in    unsigned(7 downto 0);
+    b_stage             : in    unsigned(7 downto 0);
+    bpc                 : in    unsigned(31 downto 0);
+    credit              : in    unsigned(47 downto 0);
+    -- Events counted this cycle (spec 6.2)
+    cnp_edge            : in    std_logic;
+    dec_fire            : in    std_logic;
+    inc_event           : in    std_logic;
+    phase_fr            : in    std_logic;
+    phase_ai            : in    std_logic;
+    phase_hai           : in    std_logic;
+    timer_fire          : in    std_logic;
+    byte_fire           : in    std_logic;
+    stall               : in    std_logic;
+    bytes_in            : in    unsigned(6 downto 0);
+    -- Configuration registers (spec 6.2)
+    cfg_alpha_g         : out   unsigned(9 downto 0);
+    cfg_dec_gain        : out   unsigned(3 downto 0);
+    cfg_stage_threshold : out   unsigned(7 downto 0);
+    cfg_clamp_tgt       : out   std_logic;
+    cfg_rai             : out   unsigned(31 downto 0);
+    cfg_rhai            : out   unsigned(31 downto 0);
+    cfg_rmin            : out   unsigned(31 downto 0);
+    cfg_inc_interval    : out   unsigned(31 downto 0);
+    cfg_dec_interval    : out   unsigned(15 downto 0);
+    cfg_alpha_interval  : out   unsigned(15 downto 0);
+    cfg_bypass          : out   std_logic;
+    cfg_timer_en        : out   std_logic;
+    cfg_byte_en         : out   std_logic;
+    cfg_byte_threshold  : out   unsigned(31 downto 0);
+    cfg_credit_cap      : out   unsigned(31 downto 0)
+  );
+end entity dcqcn_regs;
+
+architecture rtl of dcqcn_regs is
+
+  -- spec 2: illegal parameters are an elaboration error (checked before anything uses them)
+  constant PARAMS_OK_C : boolean :=
+    dcqcn_check_params("dcqcn_regs", DATA_BYTES, CLK_FREQ_HZ, DCQCN_LINE_RATE_C, true, false);
+
+  -- spec 6.2: ID = 0xDCC1, version 1, DATA_BYTES
+  constant ID_WORD_C : word32_t := dcqcn_id_word(DATA_BYTES);
+
+  -- spec 6.2 reset values
+  constant CFG_INIT_C : CfgType := (
+    alpha_g         => to_unsigned(1020, 10),
+    dec_gain        => to_unsigned(1, 4),
+    stage_threshold => to_unsigned(5, 8),
+    clamp_tgt       => '0',
+    rai             => to_unsigned(6_000_000, 32),
+    rhai            => to_unsigned(12_000_000, 32),
+    rmin            => to_unsigned(10_000_000, 32),
+    inc_interval    => dcqcn_rate_inc_reset(CLK_FREQ_HZ),
+    dec_interval    => dcqcn_rate_dec_reset(CLK_FREQ_HZ),
+    alpha_interval  => dcqcn_alpha_reset(CLK_FREQ_HZ),
+    bypass          => '0',
+    timer_en        => '1',
+    byte_en         => '0',
+    byte_threshold  => to_unsigned(10_000_000, 32),
+    credit_cap      => to_unsigned(1_048_576, 32));
+
+  constant CNT_INIT_C : CntType := (
+    cnp_cnt16     => (others => '0'),
+    cnt_cnp       => (others => '0'),
+    cnt_dec       => (others => '0'),
+    cnt_inc_fr    => (others => '0'),
+    cnt_inc_ai    => (others => '0'),
+    cnt_inc_hai   => (others => '0'),
+    cnt_inc_timer => (others => '0'),
+    cnt_inc_byte  => (others => '0'),
+    cnt_stall     => (others => '0'),
+    cnt_bytes     => (others => '0'),
+    bytes_hi      => (others => '0'));
+
+  constant REG_INIT_C : RegsRegType := (
+    bvalid => '0',
+    bresp  => RESP_OKAY,
+    rvalid => '0',
+    rdata  => (others => '0'),
+    rresp  => RESP_OKAY,
+    cfg    => CFG_INIT_C,
+    cnt    => CNT_INIT_C);
+
+  signal r   : RegsRegType := REG_INIT_C;
+  signal rin : RegsRegType;
+
+begin
+
+  comb : process (all) is
+    variable v             : RegsRegType;
+    variable wr_en         : std_logic;
+    variable rd_en         : std_logic;
+    variable wr_addr       : natural;
+    variable rd_addr       : natural;
+    variable cfg_word      : ConfigWordType;
+    variable intervals     : IntervalsWordType;
+    variable wresp         : std_logic_vector(1 downto 0);
+    variable rword         : word32_t;
+    variable rmapped       : boolean;
+    variable cnp_cnt_clear : std_logic;
+    variable cnt_clear     : std_logic;
+  begin
+    v := r;
+
+    -- spec 6.1: one transaction per channel; handshakes are 0 in a reset cycle (spec 4.0)
+    wr_en   := not rst and s_axil_awvalid and s_axil_wvalid and not r.bvalid;
+    rd_en   := not rst and s_axil_arvalid and not r.rvalid;
+    wr_addr := word_addr(s_axil_awaddr);
+    rd_addr := word_addr(s_axil_araddr);
+
+    -- spec 6.1: strobes apply to the current word value, then the fields are extracted
+    cfg_word  := to_config_word(lane_merge(
+      to_word(ConfigWordType'(
+        alpha_g         => r.cfg.alpha_g,
+        dec_gain        => r.cfg.dec_gain,
+        stage_threshold => r.cfg.stage_threshold,
+        clamp_tgt       => r.cfg.clamp_tgt)),
+      s_axil_wdata, s_axil_wstrb));
+    intervals := to_intervals_word(lane_merge(
+      to_word(IntervalsWordType'(
+        dec_interval   => r.cfg.dec_interval,
+        alpha_interval => r.cfg.alpha_interval)),
+      s_axil_wdata, s_axil_wstrb));
+
+    -- spec 6.2: write-only action bits act only when their byte lane (1) is strobed
+    cnp_cnt_clear := wr_en and to_sl(wr_addr = ADDR_ALPHA_CNP) and s_axil_wstrb(1) and
+                     to_alpha_cnp_word(s_axil_wdata).cnp_cnt_clear;
+    cnt_clear     := wr_en and to_sl(wr_addr = ADDR_EXT_CTRL) and s_axil_wstrb(1) and
+                     to_ext_ctrl_word(s_axil_wdata).cnt_clear;
+
+    -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
+    wresp := RESP_OKAY;
+    if (wr_en = '1') then
+      case wr_addr is
+        when ADDR_CONFIG =>
+          v.cfg.alpha_g         := cfg_word.alpha_g;
+          v.cfg.dec_gain        := cfg_word.dec_gain;
+          v.cfg.stage_threshold := cfg_word.stage_threshold;
+          v.cfg.clamp_tgt       := cfg_word.clamp_tgt;
+        when ADDR_RAI =>
+          v.cfg.rai := lane_merge(r.cfg.rai, s_axil_wdata, s_axil_wstrb);
+        when ADDR_RHAI =>
+          v.cfg.rhai := lane_merge(r.cfg.rhai, s_axil_wdata, s_axil_wstrb);
+        when ADDR_RMIN =>
+          v.cfg.rmin := lane_merge(r.cfg.rmin, s_axil_wdata, s_axil_wstrb);
+        when ADDR_INC_INTERVAL =>
+          v.cfg.inc_interval := lane_merge(r.cfg.inc_interval, s_axil_wdata, s_axil_wstrb);
+        when ADDR_INTERVALS =>
+          v.cfg.dec_interval   := intervals.dec_interval;
+          v.cfg.alpha_interval := intervals.alpha_interval;
+        when ADDR_ALPHA_CNP =>
+          -- writable word: only the write-only cnp_cnt_clear bit acts (above)
+          null;
+        when ADDR_BYPASS =>
+          if (s_axil_wstrb(0) = '1') then
+            v.cfg.bypass := s_axil_wdata(0);
+          end if;
+        when ADDR_EXT_CTRL =>
+          -- cnt_clear (lane 1) acts above
+          if (s_axil_wstrb(0) = '1') then
+            v.cfg.timer_en := to_ext_ctrl_word(s_axil_wdata).timer_en;
+            v.cfg.byte_en  := to_ext_ctrl_word(s_axil_wdata).byte_en;
+          end if;
+        when ADDR_BYTE_THRESHOLD =>
+          v.cfg.byte_threshold := lane_merge(r.cfg.byte_threshold, s_axil_wdata, s_axil_wstrb);
+        when ADDR_CREDIT_CAP =>
+          v.cfg.credit_cap := lane_merge(r.cfg.credit_cap, s_axil_wdata, s_axil_wstrb);
+        when others =>
+          wresp := RESP_DECERR;
+      end case;
+    end if;
+
+    -- spec 6.1: write response
+    v.bvalid := wr_en or (r.bvalid and not s_axil_bready);
+    if (wr_en = '1') then
+      v.bresp := wresp;
+    end if;
+
+    -- spec 6.2: read mux on the word address; unmapped reads return 0 with DECERR
+    rmapped := true;
+    case rd_addr is
+      when ADDR_CONFIG =>
+        rword := to_word(ConfigWordType'(
+          alpha_g         => r.cfg.alpha_g,
+          dec_gain        => r.cfg.dec_gain,
+          stage_threshold => r.cfg.stage_threshold,
+          clamp_tgt       => r.cfg.clamp_tgt));
+      when ADDR_RAI =>
+        rword := std_logic_vector(r.cfg.rai);
+      when ADDR_RHAI =>
+        rword := std_logic_vector(r.cfg.rhai);
+      when ADDR_RMIN =>
+        rword := std_logic_vector(r.cfg.rmin);
+      when ADDR_INC_INTERVAL =>
+        rword := std_logic_vector(r.cfg.inc_interval);
+      when ADDR_INTERVALS =>
+        rword := to_word(IntervalsWordType'(
+          dec_interval   => r.cfg.dec_interval,
+          alpha_interval => r.cfg.alpha_interval));
+      when ADDR_RC =>
+        rword := std_logic_vector(rc);
+      when ADDR_RT =>
+        rword := std_logic_vector(rt);
+      when ADDR_ALPHA_CNP =>
+        rword := to_word(AlphaCnpWordType'(
+          alpha         => alpha,
+          cnp_cnt_clear => '0',
+          cnp_cnt16     => r.cnt.cnp_cnt16));
+      when ADDR_BYPASS =>
+        rword    := (others => '0');
+        rword(0) := r.cfg.bypass;
+      when ADDR_EXT_CTRL =>
+        rword := to_word(ExtCtrlWordType'(
+          timer_en  => r.cfg.timer_en,
+          byte_en   => r.cfg.byte_en,
+          cnt_clear => '0'));
+      when ADDR_BYTE_THRESHOLD =>
+        rword := std_logic_vector(r.cfg.byte_threshold);
+      when ADDR_CREDIT_CAP =>
+        rword := std_logic_vector(r.cfg.credit_cap);
+      when ADDR_ID =>
+        rword := ID_WORD_C;
+      when ADDR_CREDIT_BYTES =>
+        rword := std_logic_vector(credit(47 downto 16));
+      when ADDR_CREDIT_FRAC =>
+        rword := x"0000" & std_logic_vector(credit(15 downto 0));
+      when ADDR_BPC =>
+        rword := std_logic_vector(bpc);
+      when ADDR_CNT_CNP =>
+        rword := std_logic_vector(r.cnt.cnt_cnp);
+      when ADDR_CNT_DEC =>
+        rword := std_logic_vector(r.cnt.cnt_dec);
+      when ADDR_CNT_INC_FR =>
+        rword := std_logic_vector(r.cnt.cnt_inc_fr);
+      when ADDR_CNT_INC_AI =>
+        rword := std_logic_vector(r.cnt.cnt_inc_ai);
+      when ADDR_CNT_INC_HAI =>
+        rword := std_logic_vector(r.cnt.cnt_inc_hai);
+      when ADDR_CNT_INC_TIMER =>
+        rword := std_logic_vector(r.cnt.cnt_inc_timer);
+      when ADDR_CNT_INC_BYTE =>
+        rword := std_logic_vector(r.cnt.cnt_inc_byte);
+      when ADDR_CNT_STALL =>
+        rword := std_logic_vector(r.cnt.cnt_stall);
+      when ADDR_CNT_BYTES_LO =>
+        rword := std_logic_vector(r.cnt.cnt_bytes(31 downto 0));
+      when ADDR_CNT_BYTES_HI =>
+        rword := std_logic_vector(r.cnt.bytes_hi);
+      when ADDR_STATUS =>
+        rword := to_word(StatusWordType'(
+          t_stage       => t_stage,
+          b_stage       => b_stage,
+          active        => active,
+          dec_pending   => dec_pending,
+          alpha_pending => alpha_pending));
+      when others =>
+        rword   := (others => '0');
+        rmapped := false;
+    end case;
+
+    -- spec 6.1: read response; a same-cycle write is seen from the next read on
+    v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
+    if (rd_en = '1') then
+      v.rdata := rword;
+      if (rmapped) then
+        v.rresp := RESP_OKAY;
+      else
+        v.rresp := RESP_DECERR;
+      end if;
+    end if;
+
+    -- Counters: wrap; a clear in cycle t wins, the counter is 0 at t+1 (spec 6.2)
+    if (cnp_cnt_clear = '1') then
+      v.cnt.cnp_cnt16 := (others => '0');
+    elsif (cnp_edge = '1') then
+      v.cnt.cnp_cnt16 := r.cnt.cnp_cnt16 + 1;
+    end if;
+
+    if (cnp_edge = '1') then
+      v.cnt.cnt_cnp := r.cnt.cnt_cnp + 1;
+    end if;
+    if (dec_fire = '1') then
+      v.cnt.cnt_dec := r.cnt.cnt_dec + 1;
+    end if;
+    if (inc_event = '1' and phase_fr = '1') then
+      v.cnt.cnt_inc_fr := r.cnt.cnt_inc_fr + 1;
+    end if;
+    if (inc_event = '1' and phase_ai = '1') then
+      v.cnt.cnt_inc_ai := r.cnt.cnt_inc_ai + 1;
+    end if;
+    if (inc_event = '1' and phase_hai = '1') then
+      v.cnt.cnt_inc_hai := r.cnt.cnt_inc_hai + 1;
+    end if;
+    if (inc_event = '1' and timer_fire = '1') then
+      v.cnt.cnt_inc_timer := r.cnt.cnt_inc_timer + 1;
+    end if;
+    if (inc_event = '1' and byte_fire = '1') then
+      v.cnt.cnt_inc_byte := r.cnt.cnt_inc_byte + 1;
+    end if;
+    if (stall = '1') then
+      v.cnt.cnt_stall := r.cnt.cnt_stall + 1;
+    end if;
+    v.cnt.cnt_bytes := r.cnt.cnt_bytes + bytes_in;
+    -- spec 6.2: a read of 0x140 latches the upper half for a later read of 0x144
+    if (rd_en = '1' and rd_addr = ADDR_CNT_BYTES_LO) then
+      v.cnt.bytes_hi := r.cnt.cnt_bytes(63 downto 32);
+    end if;
+
+    if (cnt_clear = '1') then
+      -- the counters 0x120-0x144 (cnp_cnt16 has its own clear); wins over the bytes_hi latch
+      v.cnt.cnt_cnp       := (others => '0');
+      v.cnt.cnt_dec       := (others => '0');
+      v.cnt.cnt_inc_fr    := (others => '0');
+      v.cnt.cnt_inc_ai    := (others => '0');
+      v.cnt.cnt_inc_hai   := (others => '0');
+      v.cnt.cnt_inc_timer := (others => '0');
+      v.cnt.cnt_inc_byte  := (others => '0');
+      v.cnt.cnt_stall     := (others => '0');
+      v.cnt.cnt_bytes     := (others => '0');
+      v.cnt.bytes_hi      := (others => '0');
+    end if;
+
+    if (rst = '1') then
+      v := REG_INIT_C;
+    end if;
+
+    rin <= v;
+
+    s_axil_awready <= wr_en;
+    s_axil_wready  <= wr_en;
+    s_axil_arready <= rd_en;
+    s_axil_bvalid  <= r.bvalid;
+    s_axil_bresp   <= r.bresp;
+    s_axil_rvalid  <= r.rvalid;
+    s_axil_rdata   <= r.rdata;
+    s_axil_rresp   <= r.rresp;
+
+    cfg_alpha_g         <= r.cfg.alpha_g;
+    cfg_dec_gain        <= r.cfg.dec_gain;
+    cfg_stage_threshold <= r.cfg.stage_threshold;
+    cfg_clamp_tgt       <= r.cfg.clamp_tgt;
+    cfg_rai             <= r.cfg.rai;
+    cfg_rhai            <= r.cfg.rhai;
+    cfg_rmin            <= r.cfg.rmin;
+    cfg_inc_interval    <= r.cfg.inc_interval;
+    cfg_dec_interval    <= r.cfg.dec_interval;
+    cfg_alpha_interval  <= r.cfg.alpha_interval;
+    cfg_bypass          <= r.cfg.bypass;
+    cfg_timer_en        <= r.cfg.timer_en;
+    cfg_byte_en         <= r.cfg.byte_en;
+    cfg_byte_threshold  <= r.cfg.byte_threshold;
+    cfg_credit_cap      <= r.cfg.credit_cap;
+  end process comb;
+
+  seq : process (clk) is
+  begin
+    if rising_edge(clk) then
+      r <= rin;
+    end if;
+  end process seq;
+
+  -- pragma translate_off
+  -- simulation only: the state record for simulators without external names (dcqcn_tap_pkg)
+  tap_regs <= r;
+  -- pragma translate_on
+
+end architecture rtl;
