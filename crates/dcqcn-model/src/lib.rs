@@ -234,8 +234,10 @@ impl RateLimiter {
     ///
     /// `QUIET` is the fast path for a cycle [`Self::quiet`] admits: the same code with what such a
     /// cycle cannot contain folded away: no reset, no bypass, no bus handshake, and the CNP path,
-    /// the alpha process, the decrease and the increase triggers idle (their `comb` would return
-    /// their `IDLE` outputs; `tests/properties.rs` holds the two paths equal cycle by cycle).
+    /// the alpha process, the decrease, the increase triggers and the register file idle (their
+    /// `comb` would return their `IDLE` outputs, and their edge is their own closed form
+    /// `skip_quiet` for one cycle, the one the closed-form skip applies for n). `tests/properties.rs`
+    /// holds the two paths equal cycle by cycle, `tests/skip.rs` the skip to stepping.
     #[inline(always)]
     fn cycle<const QUIET: bool>(&mut self, i: &Inputs) -> Outputs {
         let p = self.params;
@@ -352,13 +354,22 @@ impl RateLimiter {
         }
 
         // The clock edge: each block from its own registers and the signals above.
-        (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
+        if QUIET {
+            // The idle blocks' closed forms for one quiet cycle (the skip applies the same for
+            // n cycles); the rate registers hold.
+            s.alpha.skip_quiet(active, 1);
+            s.inc.skip_quiet(active, cfg, 1, gate.bytes_in);
+            s.dec.skip_quiet(1);
+            s.regs.skip_quiet(1, gate.stall, gate.bytes_in);
+        } else {
+            (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
+            s.alpha.next(&alpha_in, &alpha, cfg, p);
+            s.dec.next(&dec_in, &dec, cfg, p);
+            s.inc.next(&inc_in, &inc, cfg, p);
+            s.regs.next(&regs_in, &regs, cfg, p);
+        }
         s.cnp.next(&cnp_in, &cnp, cfg, p);
-        s.alpha.next(&alpha_in, &alpha, cfg, p);
-        s.dec.next(&dec_in, &dec, cfg, p);
-        s.inc.next(&inc_in, &inc, cfg, p);
         s.gate.next(&gate_in, &gate, cfg, p);
-        s.regs.next(&regs_in, &regs, cfg, p);
 
         self.events = CycleEvents {
             cnp_edge: cnp.cnp_edge,

@@ -109,10 +109,10 @@ impl RateInc {
         n
     }
 
-    /// `n` cycles without bypass, decrease, trigger or load in closed form: what `n` calls of
-    /// `next` leave behind when `n <= quiet_cycles`.
+    /// `n` cycles without bypass, decrease or trigger in closed form, `bytes_in` bytes loaded in
+    /// all: what `n` calls of `next` leave behind when `n <= quiet_cycles`.
     #[inline(always)]
-    pub fn skip_quiet(&mut self, active: bool, cfg: &Config, n: u64) {
+    pub fn skip_quiet(&mut self, active: bool, cfg: &Config, n: u64, bytes_in: u32) {
         if !active {
             *self = RateInc::RESET;
             return;
@@ -123,9 +123,11 @@ impl RateInc {
         } else {
             0
         };
-        if !cfg.byte_en {
-            self.byte_cnt = 0;
-        }
+        self.byte_cnt = if cfg.byte_en {
+            self.byte_cnt.saturating_add(bytes_in)
+        } else {
+            0
+        };
     }
 }
 

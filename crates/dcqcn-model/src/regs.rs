@@ -129,6 +129,19 @@ fn lane_mask(wstrb: u8) -> u32 {
 }
 
 impl Regs {
+    /// `n` cycles without bus activity or reaction-point events in closed form, with the stall
+    /// condition `stall` in each and `bytes_in` bytes loaded in all: only the traffic counters
+    /// move (what `n` calls of `next` leave behind).
+    #[inline(always)]
+    pub fn skip_quiet(&mut self, n: u64, stall: bool, bytes_in: u32) {
+        let c = &mut self.cnt;
+        if stall {
+            // Wrapping: n increments mod 2^32.
+            c.cnt_stall = c.cnt_stall.wrapping_add(n as u32);
+        }
+        c.cnt_bytes = c.cnt_bytes.wrapping_add(u64::from(bytes_in));
+    }
+
     /// spec 6.1/6.2: the word and response a read of `addr` returns.
     pub fn read(&self, addr: u16, m: &Monitors, p: &Params) -> (u32, u8) {
         let c = &self.cfg;

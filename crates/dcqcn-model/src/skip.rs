@@ -59,8 +59,9 @@ impl RateLimiter {
         self.quiet_cycles_ahead().min(idle)
     }
 
-    /// `n` quiet cycles without a load or a transfer, in closed form: each block's `skip_*` (the
-    /// conditions are those of [`Self::quiet_stretch`]; the per-cycle form is `step`).
+    /// `n` quiet cycles without a load or a transfer, in closed form: each block's `skip_*`, the
+    /// same closed forms a quiet `step` applies with n = 1 (the conditions are those of
+    /// [`Self::quiet_stretch`]).
     fn advance_quiet(&mut self, i: &Inputs, n: u64) {
         let p = self.params;
         let gate_in = self.gate_in(i);
@@ -69,12 +70,10 @@ impl RateLimiter {
         // The stall condition holds in every cycle of the stretch or in none.
         let stall = s.gate.comb(&gate_in, cfg, &p).stall;
         s.alpha.skip_quiet(s.active, n);
-        s.inc.skip_quiet(s.active, cfg, n);
+        s.inc.skip_quiet(s.active, cfg, n, 0);
         s.dec.skip_quiet(n);
         s.gate.skip_idle(n, cfg, &p);
-        if stall {
-            s.regs.cnt.cnt_stall = s.regs.cnt.cnt_stall.wrapping_add(n as u32);
-        }
+        s.regs.skip_quiet(n, stall, 0);
         self.events = CycleEvents {
             stall,
             ..CycleEvents::default()
