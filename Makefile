@@ -89,12 +89,14 @@ golden-verify: $(DCQCN)
 golden-deps:
 	@scripts/deps.sh golden
 
-# Every set on every testbench, then the proof that each testbench rejects damaged vectors.
+# Every set on every testbench (the GHDL one twice: on the Yosys netlist of the SystemVerilog and on
+# the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors.
 golden-check: deps golden-deps golden-verify
 	testbench/sv/run.sh verilator golden/*/
 	testbench/sv/run.sh icarus golden/*/
 	python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 	testbench/vhdl/run.sh golden/*/
+	HDL=vhdl testbench/vhdl/run.sh golden/*/
 	python3 testbench/check_negative.py
 
 FORCE:
