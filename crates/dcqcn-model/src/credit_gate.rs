@@ -56,6 +56,10 @@ pub struct GateOut {
     pub load: bool,
     /// A beat is offered, the output register has room, the credit does not cover it (spec 6.2).
     pub stall: bool,
+    /// `bpc_d`: bpc(Rc) of this cycle, loaded at the edge (spec 5.1).
+    pub bpc_d: u32,
+    /// max(cfg_credit_cap, DATA_BYTES) in Q32.16 (spec 5.2).
+    pub cap_q: u64,
 }
 
 impl CreditGate {
@@ -118,7 +122,7 @@ impl Block for CreditGate {
     }
 
     #[inline(always)]
-    fn comb(&self, i: &GateIn<'_>, cfg: &Config, _: &Params) -> GateOut {
+    fn comb(&self, i: &GateIn<'_>, cfg: &Config, p: &Params) -> GateOut {
         // spec 5.3: tkeep-aware gate; bypass passes ungated (spec 4.7).
         let beat_ok = self.beat_ok(cfg.bypass, i.s.tkeep);
         let room = !self.m_valid || i.m_tready;
@@ -129,20 +133,22 @@ impl Block for CreditGate {
             load,
             bytes_in: if load { keep_bytes(i.s.tkeep) } else { 0 },
             stall: i.s.tvalid && room && !beat_ok && !i.rst,
+            bpc_d: p.bpc(i.rc),
+            cap_q: cap_q(cfg, p),
         }
     }
 
     /// In place: the hot path copies the data beat only when one is loaded.
     #[inline(always)]
-    fn next(&mut self, i: &GateIn<'_>, o: &GateOut, cfg: &Config, p: &Params) {
+    fn next(&mut self, i: &GateIn<'_>, o: &GateOut, cfg: &Config, _: &Params) {
         self.credit = if cfg.bypass {
             0
         } else {
             // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
-            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(cap_q(cfg, p))
+            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q)
         };
         // spec 5.1: one cycle of latency from Rc to the credit rate.
-        self.bpc = p.bpc(i.rc);
+        self.bpc = o.bpc_d;
         if o.load {
             self.m_valid = true;
             self.m_data = i.s.tdata;

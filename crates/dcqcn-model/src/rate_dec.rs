@@ -54,7 +54,9 @@ impl RateDec {
     /// `next` leave behind.
     #[inline(always)]
     pub fn skip_quiet(&mut self, n: u64) {
-        self.dec_timer = (u64::from(self.dec_timer) + n).min(u64::from(u16::MAX)) as u16;
+        self.dec_timer = self
+            .dec_timer
+            .saturating_add(u16::try_from(n).unwrap_or(u16::MAX));
     }
 }
 

@@ -135,10 +135,10 @@ impl Regs {
     #[inline(always)]
     pub fn skip_quiet(&mut self, n: u64, stall: bool, bytes_in: u32) {
         let c = &mut self.cnt;
-        if stall {
-            // Wrapping: n increments mod 2^32.
-            c.cnt_stall = c.cnt_stall.wrapping_add(n as u32);
-        }
+        // n increments mod 2^32.
+        c.cnt_stall = c
+            .cnt_stall
+            .wrapping_add(u32::from(stall).wrapping_mul(n as u32));
         c.cnt_bytes = c.cnt_bytes.wrapping_add(u64::from(bytes_in));
     }
 
