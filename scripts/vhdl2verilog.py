@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""vhdl2verilog: the VHDL twin (rtl/vhdl/) as Verilog through `ghdl --synth`, for Verilator and Yosys.
+
+Two outputs:
+
+* `--out FILE.v`: `ghdl --synth --out=verilog` of entity dcqcn_rl with the given generics, with the
+  one post-process GHDL 2.0 needs: its Verilog writer prints constants wider than 64 bits as string
+  literals (`"0101..."`), which a Verilog tool reads as 8-bit ASCII characters; each becomes a sized
+  binary literal (`154'b0101...`). Any other string literal left in the output is an error.
+
+* `--state FILE.svh` (optional): the `assign st_<name> = dut.<instance>.r[hi:lo];` lines that the
+  lockstep wrapper verilator/dcqcn_cosim_top.sv includes for the VHDL twin. GHDL keeps each block's
+  state record as one vector `reg [N-1:0] r` (first record element at the least significant bits,
+  nested records packed the same way), under the VHDL instance names. The st_* list and the record
+  path of each (e.g. `st_cfg_rai` <- `u_regs.r.cfg.rai`) are read from the VHDL cosim wrapper's
+  `ext_names` architecture (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd), the field widths from the
+  record declarations in dcqcn_pkg.vhd of the sources. Each record's computed width is checked against
+  the width of `r` in the synthesised module, so a layout this script gets wrong stops the build.
+
+Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src DIR] --out FILE.v
+                       [--state FILE.svh] [--ghdl GHDL]
+Python 3 standard library only; GHDL's work files go to a temporary directory.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WRAPPER = ROOT / "testbench" / "vhdl" / "dcqcn_cosim_top_vhdl.vhd"
+# analysis order (the tap package is simulation-only and dropped by synthesis)
+UNITS = ["dcqcn_pkg", "dcqcn_tap_pkg", "dcqcn_cnp_sync", "dcqcn_alpha", "dcqcn_rate_dec",
+         "dcqcn_rate_inc", "dcqcn_credit_gate", "dcqcn_regs", "dcqcn_rl"]
+FLAGS = ["--std=08", "-fsynopsys", "-frelaxed-rules", "-fexplicit"]
+
+
+class Error(Exception):
+    pass
+
+
+def word32(s):
+    v = int(s, 0)
+    if not 0 <= v < 2**32:
+        raise argparse.ArgumentTypeError(f"{s} is not a 32-bit value")
+    return v
+
+
+def synth(args):
+    srcs = [str(args.src / f"{u}.vhd") for u in UNITS]
+    generics = [f"-gDATA_BYTES={args.data_bytes}"]
+    for name, val in (("CLK_FREQ_HZ", args.clk_freq_hz), ("LINE_RATE", args.line_rate)):
+        if val is not None:
+            generics.append(f'-g{name}=x"{val:08x}"')
+    with tempfile.TemporaryDirectory(prefix="dcqcn-ghdl-") as wd:
+        cmd = [args.ghdl, "--synth", *FLAGS, f"--workdir={wd}", *generics, "--out=verilog", *srcs,
+               "-e", "dcqcn_rl"]
+        p = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        raise Error(f"{' '.join(cmd)} failed (exit {p.returncode}):\n{p.stderr}")
+    fixed, n = re.subn(r'"([01]+)"', lambda m: f"{len(m.group(1))}'b{m.group(1)}", p.stdout)
+    left = re.search(r'"[^"\n]*"', fixed)
+    if left:
+        raise Error(f"ghdl --synth output still holds a string literal: {left.group(0)[:80]}")
+    return fixed, n
+
+
+def strip_comment(line):
+    return line.split("--", 1)[0]
+
+
+def records(pkg_text):
+    """{record type: [(field, width or type name or None)]} from the package's declarations."""
+    subtypes = {}
+    for m in re.finditer(r"subtype\s+(\w+)\s+is\s+(\w+)\s*\((\d+)\s+downto\s+(\d+)\)", pkg_text, re.I):
+        subtypes[m.group(1).lower()] = int(m.group(3)) - int(m.group(4)) + 1
+    recs = {}
+    for m in re.finditer(r"type\s+(\w+)\s+is\s+record(.*?)end\s+record", pkg_text, re.I | re.S):
+        fields = []
+        for line in m.group(2).splitlines():
+            line = strip_comment(line).strip()
+            if not line:
+                continue
+            f = re.fullmatch(r"(\w+)\s*:\s*(\w+)\s*(?:\((\d+)\s+downto\s+(\d+)\))?\s*;", line, re.I)
+            if not f:
+                raise Error(f"dcqcn_pkg.vhd: record {m.group(1)}: cannot read field `{line}`")
+            name, ty = f.group(1).lower(), f.group(2).lower()
+            if f.group(3) is not None:
+                fields.append((name, int(f.group(3)) - int(f.group(4)) + 1))
+            elif ty in ("std_logic", "std_ulogic"):
+                fields.append((name, 1))
+            elif ty in subtypes:
+                fields.append((name, subtypes[ty]))
+            elif ty in ("std_logic_vector", "unsigned", "signed"):
+                fields.append((name, None))  # unconstrained: constrained where the object is declared
+            else:
+                fields.append((name, ty))  # a nested record
+        recs[m.group(1).lower()] = fields
+    return recs
+
+
+def width(recs, ty, constraints):
+    total = 0
+    for name, w in recs[ty]:
+        total += field_width(recs, name, w, constraints)
+    return total
+
+
+def field_width(recs, name, w, constraints):
+    if isinstance(w, int):
+        return w
+    if w is None:
+        if name not in constraints:
+            raise Error(f"unconstrained field {name} without a constraint in the wrapper's alias")
+        return constraints[name]
+    return width(recs, w, constraints)
+
+
+def offset(recs, ty, path, constraints):
+    """(lsb, width) of the field `path` (list of names) inside a record of type `ty`."""
+    lsb = 0
+    for name, w in recs[ty]:
+        fw = field_width(recs, name, w, constraints)
+        if name == path[0]:
+            if len(path) == 1:
+                return lsb, fw
+            sub_lsb, sub_w = offset(recs, w, path[1:], constraints)
+            return lsb + sub_lsb, sub_w
+        lsb += fw
+    raise Error(f"record {ty} has no field {path[0]}")
+
+
+def state_assigns(verilog, src, data_bytes):
+    pkg = (src / "dcqcn_pkg.vhd").read_text()
+    recs = records(pkg)
+    wrapper = WRAPPER.read_text()
+    arch = re.search(r"architecture\s+ext_names\b(.*?)end\s+architecture", wrapper, re.I | re.S)
+    if not arch:
+        raise Error(f"{WRAPPER}: no architecture ext_names")
+    body = arch.group(1)
+    # alias <name> is << signal ^.dut.<inst>.r : <Type>[(field(expr downto 0), ...)] >>;
+    aliases = {}
+    for m in re.finditer(r"alias\s+(\w+)\s+is\s+<<\s*signal\s+\^\.dut\.((?:\w+\.)*)r\s*:\s*(\w+)(.*?)>>",
+                         body, re.I | re.S):
+        inst = m.group(2).rstrip(".")
+        constraints = {}
+        for c in re.finditer(r"(\w+)\s*\(([^()]*)\s+downto\s+0\)", m.group(4)):
+            expr = c.group(2).replace("DATA_BYTES", str(data_bytes))
+            if not re.fullmatch(r"[\d\s+*-]+", expr):
+                raise Error(f"{WRAPPER}: alias {m.group(1)}: cannot evaluate `{c.group(2)}`")
+            constraints[c.group(1).lower()] = eval(expr) + 1  # digits and + - * only
+        aliases[m.group(1).lower()] = (inst, m.group(3).lower(), constraints)
+    # widths of `r` in the synthesised modules, by instance path
+    modules = {}
+    for m in re.finditer(r"^module\s+(\w+)(.*?)^endmodule", verilog, re.M | re.S):
+        modules[m.group(1)] = m.group(2)
+
+    def module_of(inst):
+        mod = "dcqcn_rl"
+        for part in [p for p in inst.split(".") if p]:
+            m = re.search(rf"^\s*(\w+)\s+{part}\s*\(", modules[mod], re.M)
+            if not m:
+                raise Error(f"instance {part} not found in synthesised module {mod}")
+            mod = m.group(1)
+        return mod
+
+    checked = {}
+    lines = []
+    for m in re.finditer(r"^\s*(st_\w+)\s*<=\s*(.*?);", body, re.M):
+        st, rhs = m.group(1), m.group(2)
+        ref = re.search(r"(\w+)((?:\.\w+)+)", rhs)
+        if not ref or ref.group(1).lower() not in aliases:
+            raise Error(f"{WRAPPER}: {st}: `{rhs}` names no state alias")
+        inst, ty, constraints = aliases[ref.group(1).lower()]
+        if ty not in recs:
+            raise Error(f"{WRAPPER}: {st}: record type {ty} not in dcqcn_pkg.vhd")
+        if inst not in checked:
+            mod = module_of(inst)
+            d = re.search(r"^\s*reg\s+\[(\d+):0\]\s+r;", modules[mod], re.M)
+            total = width(recs, ty, constraints)
+            if not d or int(d.group(1)) + 1 != total:
+                got = int(d.group(1)) + 1 if d else "no `reg [..:0] r`"
+                raise Error(f"record {ty} is {total} bits by dcqcn_pkg.vhd, but r in {mod} is {got}")
+            checked[inst] = total
+        lsb, w = offset(recs, ty, [p.lower() for p in ref.group(2).split(".")[1:]], constraints)
+        path = f"dut.{inst}.r" if inst else "dut.r"
+        lines.append(f"    assign {st:<24} = {path}[{lsb + w - 1}:{lsb}];")
+    if not lines:
+        raise Error(f"{WRAPPER}: no st_* assignments in architecture ext_names")
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data-bytes", type=int, required=True)
+    ap.add_argument("--clk-freq-hz", type=word32)
+    ap.add_argument("--line-rate", type=word32)
+    ap.add_argument("--src", type=Path, default=ROOT / "rtl" / "vhdl", help="VHDL sources (default rtl/vhdl)")
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--state", type=Path)
+    ap.add_argument("--ghdl", default="ghdl")
+    args = ap.parse_args()
+    try:
+        verilog, fixed = synth(args)
+        header = (f"// Generated by scripts/vhdl2verilog.py from {args.src.name}/ (ghdl --synth, DATA_BYTES="
+                  f"{args.data_bytes}); {fixed} wide constants rewritten from string literals.\n")
+        args.out.write_text(header + verilog)
+        if args.state:
+            lines = state_assigns(verilog, args.src, args.data_bytes)
+            args.state.write_text(
+                "// Generated by scripts/vhdl2verilog.py: the spec-7 registers of the VHDL twin, as bit\n"
+                "// ranges of each block's state record `r` (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd names\n"
+                "// the fields, rtl/vhdl/dcqcn_pkg.vhd gives their widths).\n" + "\n".join(lines) + "\n")
+    except (Error, OSError) as e:
+        print(f"vhdl2verilog: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
