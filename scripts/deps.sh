@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Installs the tools this repository needs (Debian/Ubuntu), only if they are missing.
-#   scripts/deps.sh          Verilator, Yosys, Icarus Verilog (make test, make cosim)
-#   scripts/deps.sh golden   also GHDL, cocotb 1.9 and pytest (make golden-check)
+#   scripts/deps.sh          Verilator, GHDL, Yosys, Icarus Verilog, Python 3 and VSG (make test,
+#                            make cosim: the VHDL twin is verilated through `ghdl --synth`)
+#   scripts/deps.sh golden   also cocotb 1.9 and pytest (make golden-check)
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
-if [ "${1:-}" = golden ]; then
-  command -v ghdl >/dev/null || need+=(ghdl)
-  command -v python3 >/dev/null || need+=(python3 python3-pip)
-fi
+command -v ghdl >/dev/null || need+=(ghdl)
+command -v python3 >/dev/null || need+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
@@ -20,6 +20,12 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "installing ${need[*]} with apt-get"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+# VSG (VHDL style checker, make lint), pinned: its rule set changes between releases
+if ! python3 -c 'import vsg' 2>/dev/null; then
+  echo "installing vsg 3.35.0 with pip"
+  python3 -m pip install -q 'vsg==3.35.0' 2>&1 | grep -v "Running pip as the 'root' user" || true
+  python3 -c 'import vsg' || { echo "error: vsg did not install" >&2; exit 1; }
 fi
 if [ "${1:-}" = golden ]; then
   if ! python3 -c 'import cocotb, pytest, sys; sys.exit(not cocotb.__version__.startswith("1.9"))' 2>/dev/null; then
