@@ -7,6 +7,16 @@
 
 // Not for synthesis: the st_* outputs are hierarchical references into the instance `dut`, read by
 // the lockstep shim after each rising edge. Ports other than st_* pass through unchanged.
+//
+// The same wrapper serves the VHDL twin (rtl/vhdl/) when built with DCQCN_VHDL_TWIN defined:
+// `dut` is then the Verilog that `ghdl --synth` makes of it (scripts/vhdl2verilog.py), whose
+// generics are fixed at synthesis, and the st_* assignments are the generated
+// dcqcn_cosim_state.svh (each register a bit range of its block's state record r).
+`ifdef DCQCN_VHDL_TWIN
+`define DCQCN_RL_PARAMS
+`else
+`define DCQCN_RL_PARAMS #(.DATA_BYTES(DATA_BYTES), .CLK_FREQ_HZ(CLK_FREQ_HZ), .LINE_RATE(LINE_RATE))
+`endif
 module dcqcn_cosim_top #(
     parameter int          DATA_BYTES  = 8,
     parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,
@@ -114,11 +124,7 @@ module dcqcn_cosim_top #(
     output logic [31:0]   st_bytes_hi
 );
 
-    dcqcn_rl #(
-        .DATA_BYTES  (DATA_BYTES),
-        .CLK_FREQ_HZ (CLK_FREQ_HZ),
-        .LINE_RATE   (LINE_RATE)
-    ) dut (
+    dcqcn_rl `DCQCN_RL_PARAMS dut (
         .clk            (clk),
         .rst            (rst),
         .cnp            (cnp),
@@ -151,6 +157,9 @@ module dcqcn_cosim_top #(
         .s_axil_rready  (s_axil_rready)
     );
 
+`ifdef DCQCN_VHDL_TWIN
+    `include "dcqcn_cosim_state.svh"
+`else
     // spec 7: architectural registers, by hierarchical reference (names as in the spec); those of
     // dcqcn_regs are fields of its register record r (rtl/dcqcn_regmap.svh)
     assign st_cnp_meta               = dut.u_cnp_sync.cnp_meta;
@@ -196,7 +205,10 @@ module dcqcn_cosim_top #(
     assign st_cnt_stall              = dut.u_regs.r.stats.cnt_stall;
     assign st_cnt_bytes              = dut.u_regs.r.stats.cnt_bytes;
     assign st_bytes_hi               = dut.u_regs.r.stats.bytes_hi;
+`endif
 
 endmodule
+
+`undef DCQCN_RL_PARAMS
 
 `resetall
