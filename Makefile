@@ -7,6 +7,10 @@ WIDTHS   := 8 32 64
 .PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net \
         golden golden-verify golden-check golden-deps
 
+# HDL selects the RTL description: sv (rtl/*.sv), vhdl (the twin rtl/vhdl/) or both. Defaults:
+# make cosim both, make fuzz sv, make mutants sv.
+HDL ?=
+
 # make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
 FUZZ_CASES   ?= 2000
 FUZZ_SEED    ?= 1
@@ -16,12 +20,12 @@ FUZZ_SECONDS ?=
 all: test
 
 help:
-	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles)"
+	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles), SV and VHDL (HDL=sv|vhdl|both)"
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
-	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES)"
-	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s"
+	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
+	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
 	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL)"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
@@ -31,7 +35,7 @@ deps:
 	@scripts/deps.sh
 
 cosim: deps
-	$(CARGO) run --release -q -p dcqcn-cli -- cosim $(COSIM_ARGS)
+	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
 
 test: deps fmt-check clippy lint unit golden-verify
 
@@ -66,10 +70,10 @@ synth: deps
 # make mutants: MUTANTS generated mutants, each fuzzed for up to MUTANT_SECONDS (report in
 # target/mutants/report.txt).
 mutants: deps
-	python3 scripts/mutants.py
+	python3 scripts/mutants.py --hdl $(or $(HDL),sv)
 
 fuzz: deps
-	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
+	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --hdl $(or $(HDL),sv) --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
 	  --save crates/dcqcn-cosim/tests/fuzz-regressions/seed$(FUZZ_SEED).json \
 	  $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS),--cases $(FUZZ_CASES))
 

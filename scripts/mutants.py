@@ -8,6 +8,12 @@ and word layouts of rtl/*.svh), keeps those that still elaborate, builds them al
 directory, so the normal build is untouched), fuzzes each for a fixed budget on every core, and
 prints killed / survived with time-to-kill and each survivor's diff. Deterministic: the same rtl/
 gives the same mutants.
+
+`--hdl vhdl` does the same to the VHDL twin rtl/vhdl/: the same kinds of change in the `comb`
+processes and in the package body's functions (`=`/`/=`, `and`/`or`, `not`, VHDL's `if ... then`
+/ `elsif`), kept when GHDL still analyses and synthesises the result (scripts/vhdl2verilog.py),
+verilated through the same path as the twin (report in target/mutants-vhdl/report.txt). No
+narrowed widths: VHDL's strict typing turns a narrowed declaration into an analysis error.
 """
 import argparse
 import concurrent.futures
@@ -22,6 +28,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
 OUT = ROOT / "target" / "mutants"
+CARGO_DIR = OUT / "cargo"  # one build directory for both HDLs' campaigns
 
 SWAPS = [
     (" >= ", " > ", "ge-to-gt"),
@@ -134,6 +141,104 @@ def candidates(path):
     return found
 
 
+VHDL_SWAPS = [
+    (" >= ", " > ", "ge-to-gt"),
+    (" > ", " >= ", "gt-to-ge"),
+    (" < ", " <= ", "lt-to-le"),
+    (" = ", " /= ", "eq-to-ne"),
+    (" /= ", " = ", "ne-to-eq"),
+    (" and ", " or ", "and-to-or"),
+    (" or ", " and ", "or-to-and"),
+    (" + ", " - ", "add-to-sub"),
+    (" - ", " + ", "sub-to-add"),
+    ("not ", "", "drop-not"),
+]
+# an integer literal right after an operator (not a range bound or a width argument)
+VHDL_CONST = re.compile(r"(?<=[-+*/<>=] )(\d+)\b")
+VHDL_DROP_TERM = re.compile(r" and (?:not )?[A-Za-z_][\w.]*(?:\([^()]*\))?")
+# package-body functions that only build elaboration messages: a change there alters no behaviour
+VHDL_MESSAGE_ONLY = ("to_dec_string", "dcqcn_check_params")
+
+
+def vhdl_ranges(lines, name):
+    """Line ranges of the `comb` process bodies, and in the package the package body's functions
+    (those of VHDL_MESSAGE_ONLY left out)."""
+    out, start = [], None
+    if name == "dcqcn_pkg.vhd":
+        skip = False
+        for i, line in enumerate(lines):
+            code = line.split("--")[0]
+            m = re.match(r"\s*function\s+(\w+)", code)
+            if m and start is None and any("package body" in l for l in lines[:i]):
+                start, skip = i, m.group(1) in VHDL_MESSAGE_ONLY
+            elif start is not None and re.match(r"\s*end function", code):
+                if not skip:
+                    out.append((start + 1, i))
+                start = None
+        return out
+    for i, line in enumerate(lines):
+        code = line.split("--")[0]
+        if start is None and re.match(r"\s*comb\s*:\s*process", code):
+            start = i
+        elif start is not None and re.match(r"\s*end process comb", code):
+            out.append((start + 1, i))
+            start = None
+    return out
+
+
+def vhdl_candidates(path):
+    text = path.read_text()
+    lines = text.split("\n")
+    found = []
+    file = f"vhdl/{path.name}"
+
+    def add(i_from, i_to, new_block, kind):
+        old = "\n".join(lines[i_from:i_to + 1])
+        if old != new_block and text.count(old) == 1:
+            found.append((file, i_from + 1, kind, old, new_block))
+
+    for lo, hi in vhdl_ranges(lines, path.name):
+        for i in range(lo, hi):
+            code, sep, comment = lines[i].partition("--")
+            if not code.strip() or re.match(r"\s*(variable|constant)\b", code):
+                continue
+            for a, b, kind in VHDL_SWAPS:
+                if a in code:
+                    add(i, i, code.replace(a, b, 1) + sep + comment, kind)
+            for m in VHDL_CONST.finditer(code):
+                v = int(m.group(1))
+                for nv, kind in ((v + 1, "const-plus-1"), (v - 1, "const-minus-1")):
+                    if nv >= 0:
+                        add(i, i, code[:m.start()] + str(nv) + code[m.end():] + sep + comment, kind)
+            m = VHDL_DROP_TERM.search(code)
+            if m:
+                add(i, i, code[:m.start()] + code[m.end():] + sep + comment, "drop-condition")
+            # Swapped priority: `if (A) then ... elsif (B) then` -> conditions exchanged.
+            m = re.match(r"^(\s*)if (.*) then\s*$", code)
+            if m:
+                for j in range(i + 1, min(i + 8, hi)):
+                    n = re.match(r"^(\s*)elsif (.*) then\s*$", lines[j].split("--")[0])
+                    if n and n.group(1) == m.group(1):
+                        block = lines[i:j + 1]
+                        block[0] = f"{m.group(1)}if {n.group(2)} then"
+                        block[-1] = f"{n.group(1)}elsif {m.group(2)} then"
+                        add(i, j, "\n".join(block), "swap-priority")
+                        break
+    return found
+
+
+def vhdl_elaborates(file, old, new, scratch):
+    """GHDL analyses and synthesises the mutated twin (the path the variant is built by)."""
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(RTL / "vhdl", scratch)
+    t = scratch / pathlib.Path(file).name
+    t.write_text(t.read_text().replace(old, new, 1))
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "vhdl2verilog.py"), "--data-bytes", "8",
+                        "--src", str(scratch), "--out", str(scratch / "dcqcn_rl.v")],
+                       capture_output=True, text=True)
+    return r.returncode == 0
+
+
 def elaborates(file, old, new, scratch):
     shutil.rmtree(scratch, ignore_errors=True)
     shutil.copytree(RTL, scratch)
@@ -155,11 +260,22 @@ def main():
     ap.add_argument("--seconds", type=float, default=float(os.environ.get("MUTANT_SECONDS", "60")))
     ap.add_argument("--cycles", type=int, default=50000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hdl", choices=("sv", "vhdl"), default="sv")
     args = ap.parse_args()
+    global OUT
+    if args.hdl == "vhdl":
+        OUT = ROOT / "target" / "mutants-vhdl"
 
     cands = []
-    for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
-        cands += candidates(path)
+    if args.hdl == "sv":
+        for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
+            cands += candidates(path)
+        check = elaborates
+    else:
+        for path in sorted((RTL / "vhdl").glob("dcqcn_*.vhd")):
+            if path.name != "dcqcn_tap_pkg.vhd":  # simulation only
+                cands += vhdl_candidates(path)
+        check = vhdl_elaborates
     # Round-robin over kinds, evenly spaced within a kind (so every kind and file is represented),
     # deterministically.
     kinds = {}
@@ -181,9 +297,10 @@ def main():
         file, line, kind, old, new = c
         if toml_str(old) is None or toml_str(new) is None:
             continue
-        if not elaborates(file, old, new, OUT / "scratch"):
+        if not check(file, old, new, OUT / "scratch"):
             continue
-        name = f"g{len(chosen):02d}-{pathlib.Path(file).stem[6:].replace('_', '')}-{line}-{kind}"
+        prefix = "" if args.hdl == "sv" else "vhdl-"
+        name = f"{prefix}g{len(chosen):02d}-{pathlib.Path(file).stem[6:].replace('_', '')}-{line}-{kind}"
         body = (f"description = \"{kind} at {file}:{line}\"\nfile = \"{file}\"\n"
                 f"find = {toml_str(old)}\nreplace = {toml_str(new)}\n")
         target = defs / f"{name}.toml"
@@ -197,11 +314,11 @@ def main():
             stale.unlink()
     print(f"mutants: {len(chosen)} of {len(cands)} candidate sites (all elaborate); building...", flush=True)
 
-    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs), DCQCN_WIDTHS="8", CARGO_TARGET_DIR=str(OUT / "cargo"))
+    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs), DCQCN_WIDTHS="8", CARGO_TARGET_DIR=str(CARGO_DIR))
     t0 = time.time()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "dcqcn-cli"], cwd=ROOT, env=env, check=True)
     print(f"built in {time.time() - t0:.0f} s; fuzzing each for up to {args.seconds:.0f} s", flush=True)
-    dcqcn = OUT / "cargo" / "release" / "dcqcn"
+    dcqcn = CARGO_DIR / "release" / "dcqcn"
     runs = OUT / "runs"
     shutil.rmtree(runs, ignore_errors=True)
     runs.mkdir()

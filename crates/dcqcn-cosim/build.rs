@@ -50,10 +50,14 @@ fn main() {
     println!("cargo:rerun-if-changed={}", rtl_vhdl.display());
     println!("cargo:rerun-if-changed={}", wrapper.display());
     // the VHDL twin's path to Verilog and the record fields its state assignments name
-    println!("cargo:rerun-if-changed={}", root.join(VHDL2VERILOG).display());
     println!(
         "cargo:rerun-if-changed={}",
-        root.join("testbench/vhdl/dcqcn_cosim_top_vhdl.vhd").display()
+        root.join(VHDL2VERILOG).display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
+        root.join("testbench/vhdl/dcqcn_cosim_top_vhdl.vhd")
+            .display()
     );
     println!("cargo:rerun-if-env-changed=GHDL");
     println!("cargo:rerun-if-env-changed=PYTHON");

@@ -255,8 +255,9 @@ begin
           cnp_cnt_clear => '0',
           cnp_cnt16     => r.cnt.cnp_cnt16));
       when ADDR_BYPASS =>
-        rword    := (others => '0');
-        rword(0) := r.cfg.bypass;
+        -- one whole-word assignment: GHDL 2.0's synthesis mis-slices constants in a read mux
+        -- whose word is assigned in parts (rtl/vhdl/README.md)
+        rword := (0 => r.cfg.bypass, others => '0');
       when ADDR_EXT_CTRL =>
         rword := to_word(ExtCtrlWordType'(
           timer_en  => r.cfg.timer_en,

@@ -53,6 +53,27 @@ fn parse_window(s: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
+/// `--hdl`: which RTL description(s) the lockstep runs against.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum HdlChoice {
+    /// The SystemVerilog, rtl/*.sv (variants w8, w32, w64)
+    Sv,
+    /// The VHDL twin, rtl/vhdl/ through ghdl --synth (variants vhdl-w8, vhdl-w32, vhdl-w64)
+    Vhdl,
+    /// Both, the SystemVerilog first
+    Both,
+}
+
+impl HdlChoice {
+    fn hdls(self) -> &'static [rtl::Hdl] {
+        match self {
+            HdlChoice::Sv => &[rtl::Hdl::Sv],
+            HdlChoice::Vhdl => &[rtl::Hdl::Vhdl],
+            HdlChoice::Both => &[rtl::Hdl::Sv, rtl::Hdl::Vhdl],
+        }
+    }
+}
+
 #[derive(clap::Args, Clone)]
 struct RunArgs {
     /// Scenario name (see `dcqcn scenarios`); default: the whole suite (cosim) or paper-table2 (sim).
@@ -85,9 +106,13 @@ enum Cmd {
         /// Only trace cycles FROM:TO into --vcd (default: the whole run).
         #[arg(long, value_parser = parse_window)]
         vcd_window: Option<(u64, u64)>,
-        /// RTL variant (see `dcqcn variants`); default: the scenario's beat width, e.g. w8.
-        #[arg(long)]
+        /// RTL variant (see `dcqcn variants`); default: the --hdl variant of the scenario's beat
+        /// width, e.g. w8 or vhdl-w8.
+        #[arg(long, conflicts_with = "hdl")]
         variant: Option<String>,
+        /// Which RTL the suite runs against: the SystemVerilog, the VHDL twin, or both in turn.
+        #[arg(long, value_enum, default_value = "sv")]
+        hdl: HdlChoice,
         /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
         #[arg(long, default_value = "dcqcn-mismatch.json")]
         report: PathBuf,
@@ -122,8 +147,12 @@ enum Cmd {
         #[arg(long)]
         jobs: Option<usize>,
         /// Run every case on this RTL variant (e.g. a mutant).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "hdl")]
         variant: Option<String>,
+        /// Run each case on this HDL's variant of the case's beat width (both: one campaign per
+        /// HDL, the SystemVerilog first, same cases).
+        #[arg(long, value_enum, default_value = "sv")]
+        hdl: HdlChoice,
         /// Replay a saved case instead of fuzzing.
         #[arg(long)]
         replay: Option<PathBuf>,
@@ -246,13 +275,38 @@ fn row(name: &str, db: u32, s: &RunStats, mismatches: u64) {
     );
 }
 
-fn cosim(
-    args: &RunArgs,
-    vcd: &Option<PathBuf>,
+/// Arguments of `dcqcn cosim`.
+struct CosimArgs<'a> {
+    run: &'a RunArgs,
+    vcd: &'a Option<PathBuf>,
     vcd_window: Option<(u64, u64)>,
-    variant: &Option<String>,
-    report: &Path,
-) -> Result<(), Failure> {
+    variant: &'a Option<String>,
+    hdl: HdlChoice,
+    report: &'a Path,
+}
+
+/// The suite (or one scenario) on each HDL asked for, or on one variant.
+fn cosim(a: &CosimArgs) -> Result<(), Failure> {
+    if a.vcd.is_some() && a.hdl == HdlChoice::Both {
+        return Err(Failure::Input(
+            "--vcd needs one RTL: --hdl sv or --hdl vhdl (one waveform per run)".into(),
+        ));
+    }
+    if a.variant.is_some() {
+        return cosim_on(a, rtl::Hdl::Sv);
+    }
+    for &hdl in a.hdl.hdls() {
+        if a.hdl == HdlChoice::Both {
+            println!("== {} ==", hdl.name());
+        }
+        cosim_on(a, hdl)?;
+    }
+    Ok(())
+}
+
+fn cosim_on(a: &CosimArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
+    let (args, vcd, vcd_window, variant, report) =
+        (a.run, a.vcd, a.vcd_window, a.variant, a.report);
     let list = scenarios_for(&args.scenario, true)?;
     if vcd.is_some() && list.len() != 1 {
         return Err(Failure::Input(
@@ -265,7 +319,7 @@ fn cosim(
     for sc in &list {
         let v = variant
             .clone()
-            .unwrap_or_else(|| rtl::width_variant(sc.data_bytes));
+            .unwrap_or_else(|| hdl.width_variant(sc.data_bytes));
         let spec = run_spec(sc, args, &v)?;
         let outcome = if let Some(path) = vcd {
             let (a, b) = vcd_window.unwrap_or((0, u64::MAX));
@@ -293,9 +347,14 @@ fn cosim(
     print!("{}", coverage.table());
     if list.len() > 1 {
         println!(
-            "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s",
+            "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s{}",
             total.cycles,
-            total.cycles_per_second() / 1e6
+            total.cycles_per_second() / 1e6,
+            if variant.is_none() {
+                format!(" ({})", hdl.name())
+            } else {
+                String::new()
+            }
         );
     }
     Ok(())
@@ -385,11 +444,22 @@ struct FuzzArgs<'a> {
     cycles: u64,
     jobs: Option<usize>,
     variant: &'a Option<String>,
+    hdl: HdlChoice,
     replay: &'a Option<PathBuf>,
     save: &'a Path,
 }
 
 fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
+    if a.replay.is_some() || a.variant.is_some() {
+        return fuzz_on(a, rtl::Hdl::Sv);
+    }
+    for &hdl in a.hdl.hdls() {
+        fuzz_on(a, hdl)?;
+    }
+    Ok(())
+}
+
+fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
     if let Some(path) = a.replay {
         let r = fuzz::replay(path)?;
         return match r.outcome.mismatch {
@@ -428,6 +498,7 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         variant: a.variant.clone(),
+        hdl,
     };
     // On stderr, drawn only when it is a terminal (nothing in CI logs).
     let bar = ProgressBar::new_spinner();
@@ -443,7 +514,11 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
     bar.finish();
     let r = r?;
     println!(
-        "fuzz: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
+        "fuzz{}: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
+        match (&cfg.variant, hdl) {
+            (Some(v), _) => format!(" on {v}"),
+            (None, h) => format!(" ({})", h.name()),
+        },
         r.cases,
         cfg.cycles,
         cfg.jobs,
@@ -456,7 +531,7 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
     );
     print!("{}", r.coverage.table());
     let Some(f) = r.failure else { return Ok(()) };
-    let saved = fuzz::save_failure(&f, a.variant.as_deref(), a.save)?;
+    let saved = fuzz::save_failure(&f, cfg.variant_for(&f.case).as_deref(), a.save)?;
     eprintln!(
         "\ncase {} failed; shrunk in {} steps to:\n{}",
         f.index,
@@ -480,8 +555,16 @@ fn main() -> ExitCode {
             vcd,
             vcd_window,
             variant,
+            hdl,
             report,
-        } => cosim(run, vcd, *vcd_window, variant, report),
+        } => cosim(&CosimArgs {
+            run,
+            vcd,
+            vcd_window: *vcd_window,
+            variant,
+            hdl: *hdl,
+            report,
+        }),
         Cmd::Sim { run, out, every } => sim(run, out, *every),
         Cmd::Fuzz {
             cases,
@@ -490,6 +573,7 @@ fn main() -> ExitCode {
             cycles,
             jobs,
             variant,
+            hdl,
             replay,
             save,
         } => fuzz(&FuzzArgs {
@@ -499,6 +583,7 @@ fn main() -> ExitCode {
             cycles: *cycles,
             jobs: *jobs,
             variant,
+            hdl: *hdl,
             replay,
             save,
         }),

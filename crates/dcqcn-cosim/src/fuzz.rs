@@ -267,13 +267,14 @@ impl Case {
     }
 }
 
-/// Runs a case model-vs-RTL for `cycles`.
-pub fn run_case(case: &Case, cycles: u64) -> Result<Outcome, CosimError> {
+/// Runs a case model-vs-RTL for `cycles`, on `hdl`'s variant of the case's beat width.
+pub fn run_case(case: &Case, cycles: u64, hdl: rtl::Hdl) -> Result<Outcome, CosimError> {
     let replay = format!(
         "(fuzz case, seed {}, RTL init seed {})",
         case.seed, case.rtl_init_seed
     );
-    lockstep::run(&case.run_spec(cycles, None, replay)?, None)
+    let variant = hdl.width_variant(case.data_bytes);
+    lockstep::run(&case.run_spec(cycles, Some(&variant), replay)?, None)
 }
 
 /// A fuzz campaign: `cases` cases (or as many as fit in `seconds`) of `cycles` each on `jobs`
@@ -288,6 +289,8 @@ pub struct CampaignCfg {
     pub jobs: usize,
     /// Run every case on this RTL variant (and its beat width) instead of the case's own width.
     pub variant: Option<String>,
+    /// Without `variant`: the HDL whose variant of the case's beat width runs each case.
+    pub hdl: rtl::Hdl,
 }
 
 /// A failing case after shrinking.
@@ -442,9 +445,19 @@ impl CampaignCfg {
                 .is_some_and(|s| start.elapsed().as_secs_f64() >= s)
     }
 
+    /// The variant a case runs on: `variant`, or the HDL's variant of the case's beat width
+    /// (`None` for the SystemVerilog, the default of a saved case).
+    pub fn variant_for(&self, c: &Case) -> Option<String> {
+        match (&self.variant, self.hdl) {
+            (Some(v), _) => Some(v.clone()),
+            (None, rtl::Hdl::Sv) => None,
+            (None, hdl) => Some(hdl.width_variant(c.data_bytes)),
+        }
+    }
+
     fn run(&self, c: &Case) -> Result<Outcome, CosimError> {
         lockstep::run(
-            &c.run_spec(self.cycles, self.variant.as_deref(), String::new())?,
+            &c.run_spec(self.cycles, self.variant_for(c).as_deref(), String::new())?,
             None,
         )
     }

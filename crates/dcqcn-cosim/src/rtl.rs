@@ -24,9 +24,35 @@ pub fn variants() -> Vec<Variant> {
         .collect()
 }
 
-/// The default variant for a beat width: `w8`, `w32`, `w64`.
+/// Which description of the block a run verilates: the SystemVerilog (rtl/*.sv) or the VHDL twin
+/// (rtl/vhdl/, through `ghdl --synth`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Hdl {
+    #[default]
+    Sv,
+    Vhdl,
+}
+
+impl Hdl {
+    /// The variant of this HDL for a beat width: `w8`, `w32`, `w64`; `vhdl-w8`, `vhdl-w32`, ...
+    pub fn width_variant(self, data_bytes: u32) -> String {
+        match self {
+            Hdl::Sv => format!("w{data_bytes}"),
+            Hdl::Vhdl => format!("vhdl-w{data_bytes}"),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Hdl::Sv => "sv",
+            Hdl::Vhdl => "vhdl",
+        }
+    }
+}
+
+/// The SystemVerilog variant for a beat width: `w8`, `w32`, `w64`.
 pub fn width_variant(data_bytes: u32) -> String {
-    format!("w{data_bytes}")
+    Hdl::Sv.width_variant(data_bytes)
 }
 
 /// One Verilated instance.

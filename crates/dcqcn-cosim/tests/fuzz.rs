@@ -1,9 +1,11 @@
 //! Bounded fuzzing in CI: random configurations over the whole register space and random traffic,
-//! model vs RTL. A failure shrinks to a minimal case and is persisted by proptest next to this file.
-//! `FUZZ_CASES`, `FUZZ_CYCLES` (per case) and `FUZZ_SEED` scale and steer it; the defaults fit CI
-//! and draw the same cases every run.
+//! model vs RTL, on the SystemVerilog and on the VHDL twin. A failure shrinks to a minimal case and
+//! is persisted by proptest next to this file. `FUZZ_CASES` (the VHDL run: `FUZZ_CASES_VHDL`),
+//! `FUZZ_CYCLES` (per case) and `FUZZ_SEED` scale and steer it; the defaults fit CI and draw the
+//! same cases every run.
 
 use dcqcn_cosim::fuzz;
+use dcqcn_cosim::rtl::Hdl;
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
 
@@ -18,8 +20,17 @@ fn env_or(name: &str, default: u64) -> u64 {
 
 #[test]
 fn model_and_rtl_agree_on_random_cases() {
+    agree_on_random_cases(Hdl::Sv, env_or("FUZZ_CASES", 96) as u32);
+}
+
+/// The first cases of the same sequence on the VHDL twin (fewer: it verilates slower).
+#[test]
+fn model_and_vhdl_twin_agree_on_random_cases() {
+    agree_on_random_cases(Hdl::Vhdl, env_or("FUZZ_CASES_VHDL", 32) as u32);
+}
+
+fn agree_on_random_cases(hdl: Hdl, cases: u32) {
     let cycles = env_or("FUZZ_CYCLES", 20_000);
-    let cases = env_or("FUZZ_CASES", 96) as u32;
     // Deterministic: the same FUZZ_SEED draws the same cases (CI uses the default).
     let seed = env_or("FUZZ_SEED", 1);
     let mut seed_bytes = [0u8; 32];
@@ -38,7 +49,7 @@ fn model_and_rtl_agree_on_random_cases() {
         rng,
     );
     let result = runner.run(&fuzz::case(), |case| {
-        let o = fuzz::run_case(&case, cycles).unwrap();
+        let o = fuzz::run_case(&case, cycles, hdl).unwrap();
         if let Some(m) = o.mismatch {
             prop_assert!(false, "{}\ncase: {:?}", m.report(), case);
         }

@@ -4,7 +4,7 @@
 use dcqcn_cosim::coverage::Coverage;
 use dcqcn_cosim::golden;
 use dcqcn_cosim::lockstep::{self, RunSpec, RunStats, Tracer};
-use dcqcn_cosim::rtl::{self, Rtl};
+use dcqcn_cosim::rtl::{self, Hdl, Rtl};
 use dcqcn_cosim::scenario::{self, Scenario};
 use dcqcn_cosim::CosimError;
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
@@ -12,6 +12,8 @@ use dcqcn_model::{Inputs, Snapshot};
 use sha2::{Digest, Sha256};
 
 const CYCLES: u64 = 400_000;
+/// The VHDL twin's share of `make test` (`make cosim HDL=vhdl` runs the full lengths).
+const CYCLES_VHDL: u64 = 100_000;
 
 fn spec(sc: &Scenario, cycles: u64) -> RunSpec {
     RunSpec {
@@ -28,13 +30,24 @@ fn spec(sc: &Scenario, cycles: u64) -> RunSpec {
 
 #[test]
 fn every_scenario_matches_cycle_for_cycle() {
+    every_scenario_matches(Hdl::Sv, CYCLES);
+}
+
+#[test]
+fn every_scenario_matches_cycle_for_cycle_on_the_vhdl_twin() {
+    every_scenario_matches(Hdl::Vhdl, CYCLES_VHDL);
+}
+
+fn every_scenario_matches(hdl: Hdl, cycles: u64) {
     for sc in scenario::builtin() {
-        let o = lockstep::run(&spec(&sc, CYCLES), None).unwrap();
+        let mut spec = spec(&sc, cycles);
+        spec.variant = hdl.width_variant(sc.data_bytes);
+        let o = lockstep::run(&spec, None).unwrap();
         if let Some(m) = &o.mismatch {
             panic!("{}", m.report());
         }
         let s = o.stats;
-        assert_eq!(s.cycles, CYCLES, "{}", sc.name);
+        assert_eq!(s.cycles, cycles, "{}", sc.name);
         // The scenario really exercises the block (a run where nothing happens proves nothing).
         assert!(s.beats > 1_000, "{}: {} beats", sc.name, s.beats);
         assert!(s.cnps > 0 && s.decreases > 0, "{}: {s:?}", sc.name);
@@ -42,9 +55,9 @@ fn every_scenario_matches_cycle_for_cycle() {
 }
 
 #[test]
-fn variants_cover_the_three_beat_widths() {
+fn variants_cover_the_three_beat_widths_in_both_hdls() {
     let names: Vec<String> = rtl::variants().into_iter().map(|v| v.name).collect();
-    for w in ["w8", "w32", "w64"] {
+    for w in ["w8", "w32", "w64", "vhdl-w8", "vhdl-w32", "vhdl-w64"] {
         assert!(names.iter().any(|n| n == w), "{names:?}");
     }
 }

@@ -1,6 +1,8 @@
 //! Proof that the lockstep catches bugs: each deliberately defective RTL variant
 //! (verilator/mutants/*.toml) is reported at exactly the first cycle where its defect changes an
-//! output or a register, in the field the defect touches.
+//! output or a register, in the field the defect touches. Each defect exists twice, in the
+//! SystemVerilog (`mut_<name>`) and in the VHDL twin (`mut_vhdl_<name>`); both are checked against
+//! the same prediction.
 //!
 //! The expected cycle is computed from the model alone (a predicate on the registers before the
 //! cycle, its inputs and its events), independently of the RTL.
@@ -41,7 +43,35 @@ fn first_cycle(s: &RunSpec, pred: Pred) -> u64 {
     found.expect("the scenario reaches the defect's trigger")
 }
 
-fn check(variant: &str, scenario_name: &str, field: &str, pred: Pred, offset: i64) {
+/// The defect `name` in both HDLs: `mut_<name>` (correct RTL `w8`) and `mut_vhdl_<name>` (correct
+/// RTL `vhdl-w8`).
+fn check(name: &str, scenario_name: &str, field: &str, pred: Pred, offset: i64) {
+    check_variant(
+        &format!("mut_{name}"),
+        "w8",
+        scenario_name,
+        field,
+        pred,
+        offset,
+    );
+    check_variant(
+        &format!("mut_vhdl_{name}"),
+        "vhdl-w8",
+        scenario_name,
+        field,
+        pred,
+        offset,
+    );
+}
+
+fn check_variant(
+    variant: &str,
+    correct: &str,
+    scenario_name: &str,
+    field: &str,
+    pred: Pred,
+    offset: i64,
+) {
     let probe = spec(scenario_name, variant, 2_000_000);
     let expected = (first_cycle(&probe, pred) as i64 + offset) as u64;
     let run = spec(scenario_name, variant, expected + 1_000);
@@ -66,7 +96,7 @@ fn check(variant: &str, scenario_name: &str, field: &str, pred: Pred, offset: i6
     );
     // The same run on the correct RTL passes.
     let good = RunSpec {
-        variant: "w8".into(),
+        variant: correct.into(),
         ..run
     };
     assert!(
@@ -78,7 +108,7 @@ fn check(variant: &str, scenario_name: &str, field: &str, pred: Pred, offset: i6
 #[test]
 fn timer_off_by_one_is_caught_when_the_timer_fires() {
     check(
-        "mut_inc_timer_late",
+        "inc_timer_late",
         "cnp-storm",
         "inc_timer",
         |_, _, e| e.timer_fire && !e.dec_fire,
@@ -89,7 +119,7 @@ fn timer_off_by_one_is_caught_when_the_timer_fires() {
 #[test]
 fn wrong_rounding_is_caught_at_the_first_alpha_update_it_changes() {
     check(
-        "mut_alpha_truncates",
+        "alpha_truncates",
         "cnp-storm",
         "alpha",
         |s, _, e| {
@@ -110,7 +140,7 @@ fn wrong_rounding_is_caught_at_the_first_alpha_update_it_changes() {
 #[test]
 fn swapped_pending_priority_is_caught_at_the_first_cnp_served_at_once() {
     check(
-        "mut_pending_set_loses",
+        "pending_set_loses",
         "cnp-storm",
         "dec_pending",
         |s, _, e| e.cnp_edge && !s.regs.cfg.bypass && e.dec_fire,
@@ -121,7 +151,7 @@ fn swapped_pending_priority_is_caught_at_the_first_cnp_served_at_once() {
 #[test]
 fn strict_gate_is_caught_when_credit_equals_the_beat() {
     check(
-        "mut_gate_strict",
+        "gate_strict",
         "paper-table2",
         "s_axis_tready",
         |s, i, _| {
@@ -137,7 +167,7 @@ fn strict_gate_is_caught_when_credit_equals_the_beat() {
 #[test]
 fn early_cnp_edge_is_caught_one_cycle_before_the_model_sees_the_cnp() {
     check(
-        "mut_cnp_edge_early",
+        "cnp_edge_early",
         "paper-table2",
         "cnt_cnp",
         |_, _, e| e.cnp_edge,
@@ -167,6 +197,32 @@ fn missing_reset_is_caught_with_random_initial_values() {
     assert_eq!(fields, ["cnt_stall"]);
 }
 
+/// The VHDL twin's registers start at their declared initial values (REG_INIT_C; GHDL synthesis
+/// keeps them), so random power-up values cannot show its missing reset; a reset after the counter
+/// has moved does, at exactly that reset's cycle, in that register only.
+#[test]
+fn missing_reset_in_the_vhdl_twin_is_caught_at_the_first_reset_after_a_stall() {
+    check_variant(
+        "mut_vhdl_cnt_stall_no_reset",
+        "vhdl-w8",
+        "reset-midframe",
+        "cnt_stall",
+        |s, i, _| i.rst && s.regs.cnt.cnt_stall != 0,
+        0,
+    );
+    let probe = spec("reset-midframe", "mut_vhdl_cnt_stall_no_reset", 2_000_000);
+    let at = first_cycle(&probe, |s, i, _| i.rst && s.regs.cnt.cnt_stall != 0);
+    let m = lockstep::run(
+        &spec("reset-midframe", "mut_vhdl_cnt_stall_no_reset", at + 1),
+        None,
+    )
+    .unwrap()
+    .mismatch
+    .expect("missing reset caught");
+    let fields: Vec<&str> = m.fields.iter().map(|f| f.field).collect();
+    assert_eq!(fields, ["cnt_stall"]);
+}
+
 #[test]
 fn every_mutant_has_a_test() {
     let compiled: Vec<String> = dcqcn_cosim::rtl::variants()
@@ -181,6 +237,12 @@ fn every_mutant_has_a_test() {
         "mut_gate_strict",
         "mut_cnp_edge_early",
         "mut_cnt_stall_no_reset",
+        "mut_vhdl_inc_timer_late",
+        "mut_vhdl_alpha_truncates",
+        "mut_vhdl_pending_set_loses",
+        "mut_vhdl_gate_strict",
+        "mut_vhdl_cnp_edge_early",
+        "mut_vhdl_cnt_stall_no_reset",
     ];
     let mut c = compiled.clone();
     c.sort();
@@ -192,7 +254,9 @@ fn every_mutant_has_a_test() {
 
 /// The minimal cases the fuzzer found against each mutant (saved in tests/fuzz-regressions as
 /// `mutant-<name>.json`, replayed on the correct RTL by tests/fuzz.rs and checked in as golden
-/// sets) still tell that mutant apart: on it, each one mismatches.
+/// sets) still tell that mutant apart: on it, each one mismatches; and on the same defect in the
+/// VHDL twin, except the missing reset: that case is one cycle from random power-up values, and the
+/// twin's registers start at their declared initial values (see the test above).
 #[test]
 fn saved_minimal_cases_still_catch_their_mutants() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
@@ -205,18 +269,24 @@ fn saved_minimal_cases_still_catch_their_mutants() {
         let Some(mutant) = stem.strip_prefix("mutant-") else {
             continue;
         };
-        let variant = format!("mut_{}", mutant.replace('-', "_"));
         let saved = dcqcn_cosim::fuzz::load_case(&path).unwrap();
-        let spec = saved
-            .case
-            .run_spec(saved.cycles, Some(&variant), String::new())
-            .unwrap();
-        let o = lockstep::run(&spec, None).unwrap();
-        assert!(
-            o.mismatch.is_some(),
-            "{}: passes on {variant}",
-            path.display()
-        );
+        let name = mutant.replace('-', "_");
+        for (variant, caught) in [
+            (format!("mut_{name}"), true),
+            (format!("mut_vhdl_{name}"), name != "cnt_stall_no_reset"),
+        ] {
+            let spec = saved
+                .case
+                .run_spec(saved.cycles, Some(&variant), String::new())
+                .unwrap();
+            let o = lockstep::run(&spec, None).unwrap();
+            assert_eq!(
+                o.mismatch.is_some(),
+                caught,
+                "{} on {variant}",
+                path.display()
+            );
+        }
         n += 1;
     }
     assert_eq!(n, 6, "one saved case per mutant");
@@ -289,6 +359,7 @@ fn campaign_failure_is_saved_and_replays() {
         cycles: 5_000,
         jobs: 2,
         variant: Some("mut_gate_strict".into()),
+        hdl: Default::default(),
     };
     let r = fuzz::campaign(&cfg, &|_, _, _| {}).unwrap();
     let f = r.failure.expect("the campaign finds the defect");
