@@ -18,6 +18,7 @@ all: test
 help:
 	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles)"
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
+	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES)"
@@ -41,6 +42,19 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
+# VHDL twin and its cosim wrappers: GHDL analysis with SURF CI's flags and every GHDL 2.0 warning
+# enabled, -Werror (GHDL 2.0 also takes --warn-error) making each an error (workdir under target/,
+# nothing written beside the sources), then VSG with its config; VSG exits 0 on warning-severity
+# violations, so any line of its report fails too.
+lint: VHDL_LINT := $(addprefix rtl/vhdl/,dcqcn_pkg.vhd dcqcn_tap_pkg.vhd dcqcn_cnp_sync.vhd \
+  dcqcn_alpha.vhd dcqcn_rate_dec.vhd dcqcn_rate_inc.vhd dcqcn_credit_gate.vhd dcqcn_regs.vhd \
+  dcqcn_rl.vhd)
+lint: VHDL_LINT += $(filter-out $(VHDL_LINT),$(sort $(wildcard rtl/vhdl/*.vhd))) \
+  testbench/vhdl/dcqcn_cosim_top_vhdl.vhd testbench/vhdl/dcqcn_cosim_top_tap.vhd
+lint: GHDL_LINT_FLAGS := --std=08 -fsynopsys -frelaxed-rules -fexplicit -Werror -Wbinding \
+  -Wreserved -Wlibrary -Wdelayed-checks -Wbody -Wspecs -Wunused -Wparenthesis -Wnested-comment \
+  -Wdirective -Wport -Wpure -Wanalyze-assert -Wattribute -Wuseless -Wothers -Wstatic -Wshared \
+  -Wpragma -Wruntime-error -Wport-bounds -Whide -Wdefault-binding
 lint:
 	@for w in $(WIDTHS); do \
 	  echo "verilator --lint-only -Wall DATA_BYTES=$$w"; \
@@ -48,6 +62,12 @@ lint:
 	done
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
 	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
+	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
+	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl $(VHDL_LINT)
+	@echo "vsg -c rtl/vhdl/vsg.yaml -ap (any error or warning fails)"
+	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $(VHDL_LINT) >target/lint/vsg.txt; s=$$?; \
+	  cat target/lint/vsg.txt; \
+	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg.txt; then echo "vsg: violations (above)"; exit 1; fi
 
 unit:
 	$(CARGO) test --release --workspace
