@@ -5,7 +5,7 @@ RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
 .PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net \
-        golden golden-verify golden-check golden-deps
+        golden golden-verify golden-check golden-check-cocotb-vhdl golden-deps
 
 # make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
 FUZZ_CASES   ?= 2000
@@ -25,6 +25,8 @@ help:
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
 	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL)"
+	@echo "                   (cocotb on GHDL and the VHDL twin: a subset; all: make golden-check-cocotb-vhdl)"
+	@echo "make golden-check-cocotb-vhdl  every golden set with cocotb on GHDL and the VHDL twin"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
@@ -110,14 +112,22 @@ golden-deps:
 	@scripts/deps.sh golden
 
 # Every set on every testbench (the GHDL one twice: on the Yosys netlist of the SystemVerilog and on
-# the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors.
+# the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors. cocotb runs
+# every set on Verilator and, on GHDL with the VHDL twin, the subset COCOTB_VHDL_SETS (the whole
+# canonical set takes over 10 min there: make golden-check-cocotb-vhdl).
+golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-decerr \
+  golden/random-frames-64b golden/trigger-collisions
 golden-check: deps golden-deps golden-verify
 	testbench/sv/run.sh verilator golden/*/
 	testbench/sv/run.sh icarus golden/*/
-	python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+	GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 	testbench/vhdl/run.sh golden/*/
 	HDL=vhdl testbench/vhdl/run.sh golden/*/
 	python3 testbench/check_negative.py
+
+# Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
+golden-check-cocotb-vhdl: deps golden-deps
+	COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 
 FORCE:
 
