@@ -5,7 +5,7 @@ RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
 .PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net \
-        golden golden-verify golden-check golden-deps
+        golden golden-verify golden-check golden-check-cocotb-vhdl golden-deps
 
 # HDL selects the RTL description: sv (rtl/*.sv), vhdl (the twin rtl/vhdl/) or both. Defaults:
 # make cosim both, make fuzz sv, make mutants sv.
@@ -22,12 +22,15 @@ all: test
 help:
 	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles), SV and VHDL (HDL=sv|vhdl|both)"
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
+	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
 	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL)"
+	@echo "                   (cocotb on GHDL and the VHDL twin: a subset; all: make golden-check-cocotb-vhdl)"
+	@echo "make golden-check-cocotb-vhdl  every golden set with cocotb on GHDL and the VHDL twin"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
@@ -45,6 +48,19 @@ fmt-check:
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
+# VHDL twin and its cosim wrappers: GHDL analysis with SURF CI's flags and every GHDL 2.0 warning
+# enabled, -Werror (GHDL 2.0 also takes --warn-error) making each an error (workdir under target/,
+# nothing written beside the sources), then VSG with its config; VSG exits 0 on warning-severity
+# violations, so any line of its report fails too.
+lint: VHDL_LINT := $(addprefix rtl/vhdl/,dcqcn_pkg.vhd dcqcn_tap_pkg.vhd dcqcn_cnp_sync.vhd \
+  dcqcn_alpha.vhd dcqcn_rate_dec.vhd dcqcn_rate_inc.vhd dcqcn_credit_gate.vhd dcqcn_regs.vhd \
+  dcqcn_rl.vhd)
+lint: VHDL_LINT += $(filter-out $(VHDL_LINT),$(sort $(wildcard rtl/vhdl/*.vhd))) \
+  testbench/vhdl/dcqcn_cosim_top_vhdl.vhd testbench/vhdl/dcqcn_cosim_top_tap.vhd
+lint: GHDL_LINT_FLAGS := --std=08 -fsynopsys -frelaxed-rules -fexplicit -Werror -Wbinding \
+  -Wreserved -Wlibrary -Wdelayed-checks -Wbody -Wspecs -Wunused -Wparenthesis -Wnested-comment \
+  -Wdirective -Wport -Wpure -Wanalyze-assert -Wattribute -Wuseless -Wothers -Wstatic -Wshared \
+  -Wpragma -Wruntime-error -Wport-bounds -Whide -Wdefault-binding
 lint:
 	@for w in $(WIDTHS); do \
 	  echo "verilator --lint-only -Wall DATA_BYTES=$$w"; \
@@ -52,6 +68,12 @@ lint:
 	done
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
 	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
+	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
+	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl $(VHDL_LINT)
+	@echo "vsg -c rtl/vhdl/vsg.yaml -ap (any error or warning fails)"
+	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $(VHDL_LINT) >target/lint/vsg.txt; s=$$?; \
+	  cat target/lint/vsg.txt; \
+	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg.txt; then echo "vsg: violations (above)"; exit 1; fi
 
 unit:
 	$(CARGO) test --release --workspace
@@ -94,14 +116,22 @@ golden-deps:
 	@scripts/deps.sh golden
 
 # Every set on every testbench (the GHDL one twice: on the Yosys netlist of the SystemVerilog and on
-# the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors.
+# the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors. cocotb runs
+# every set on Verilator and, on GHDL with the VHDL twin, the subset COCOTB_VHDL_SETS (the whole
+# canonical set takes over 10 min there: make golden-check-cocotb-vhdl).
+golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-decerr \
+  golden/random-frames-64b golden/trigger-collisions
 golden-check: deps golden-deps golden-verify
 	testbench/sv/run.sh verilator golden/*/
 	testbench/sv/run.sh icarus golden/*/
-	python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+	GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 	testbench/vhdl/run.sh golden/*/
 	HDL=vhdl testbench/vhdl/run.sh golden/*/
 	python3 testbench/check_negative.py
+
+# Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
+golden-check-cocotb-vhdl: deps golden-deps
+	COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 
 FORCE:
 

@@ -12,8 +12,16 @@ message; the undamaged copy must pass everywhere (so the failures come from the 
     truncated        the file cut in the middle                       -> truncated
     wrong-version    `dcqcn-golden 2`, CRC recomputed                 -> format version, line 1
     beat-width       an 8-byte set replayed on the 32-byte RTL        -> beat-width mismatch, naming the line
+    manifest-clock   intact vectors, manifest.txt says clk_hz         -> MISMATCH ... field bpc (the
+                     125000000 (runners that read the manifest's        DUT was built with the
+                     rates; verify: the manifest no longer matches)     manifest's clock)
 
-    python3 testbench/check_negative.py [--only sv-verilator,sv-icarus,cocotb,vhdl,verify]
+Runners: sv-verilator, sv-icarus (testbench/sv/run.sh), cocotb (Verilator) and cocotb-ghdl (GHDL on
+the VHDL twin) (testbench/cocotb), vhdl (testbench/vhdl/run.sh on the netlist of the SV), vhdl-twin
+(the same on the VHDL twin, HDL=vhdl), verify (`dcqcn golden verify`).
+
+    python3 testbench/check_negative.py \
+        [--only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl,vhdl-twin,verify]
 """
 
 import argparse
@@ -28,14 +36,29 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "golden" / "fuzz-mutant-inc-timer-late"
 OUT = ROOT / "target" / "golden-negative"
 
+
+
+def _cocotb(hdl):
+    """The cocotb run (testbench/cocotb) on one HDL: sv (Verilator) or vhdl (GHDL, VHDL twin)."""
+    def cmd(d, env):
+        env = {k: v for k, v in env.items() if k != "GOLDEN_SETS_VHDL"}
+        return ([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
+                 "testbench/cocotb"], {**env, "GOLDEN_SETS": str(d), "COCOTB_HDL": hdl})
+    return cmd
+
+
 RUNNERS = {
     "sv-verilator": lambda d, env: (["testbench/sv/run.sh", "verilator", str(d)], env),
     "sv-icarus": lambda d, env: (["testbench/sv/run.sh", "icarus", str(d)], env),
-    "cocotb": lambda d, env: ([sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider",
-                               "testbench/cocotb"], {**env, "GOLDEN_SETS": str(d)}),
+    "cocotb": _cocotb("sv"),
+    "cocotb-ghdl": _cocotb("vhdl"),
     "vhdl": lambda d, env: (["testbench/vhdl/run.sh", str(d)], env),
+    "vhdl-twin": lambda d, env: (["testbench/vhdl/run.sh", str(d)], {**env, "HDL": "vhdl"}),
     "verify": lambda d, env: (["target/release/dcqcn", "golden", "verify", str(d)], env),
 }
+# Runners that take CLK_FREQ_HZ / LINE_RATE from the set's manifest.txt (testbench/sv/run.sh builds
+# the RTL defaults whatever the manifest says).
+READS_MANIFEST_RATES = {"cocotb", "cocotb-ghdl", "vhdl", "vhdl-twin"}
 
 
 def split(text):
@@ -103,6 +126,14 @@ def make_cases():
     db_line = next(n for n, l in enumerate(body) if l.startswith("data_bytes ")) + 1
     cases["beat-width"] = (write("beat-width", text), {"RTL_DATA_BYTES": "32"},
                            ["beat-width mismatch", f"vectors.txt:{db_line}:"])
+
+    # The intact vectors with a manifest that says another clock: a runner that builds the DUT
+    # with the manifest's CLK_FREQ_HZ gets another bytes-per-cycle from the first cycle on.
+    d = write("manifest-clock", text)
+    m = (d / "manifest.txt").read_text()
+    assert "\nclk_hz 156250000\n" in m, f"{BASE}/manifest.txt: no default clk_hz line"
+    (d / "manifest.txt").write_text(m.replace("\nclk_hz 156250000\n", "\nclk_hz 125000000\n"))
+    cases["manifest-clock"] = (d, {}, ["MISMATCH", "field bpc"])
     return cases
 
 
@@ -117,6 +148,8 @@ def main():
         for r in runners:
             if r == "verify" and case == "beat-width":
                 continue  # the model has no RTL width to disagree with
+            if case == "manifest-clock" and r not in READS_MANIFEST_RATES | {"verify"}:
+                continue  # builds the default clock whatever the manifest says
             cmd, env = RUNNERS[r](d, {**os.environ, **extra_env})
             p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
             out = p.stdout + p.stderr
@@ -130,9 +163,11 @@ def main():
             else:
                 ok = p.returncode != 0 and all(s in out for s in expect)
                 want = "fail with " + " + ".join(repr(s) for s in expect)
-            line = next((l.strip() for l in out.splitlines()
-                         if any(s in l for s in (expect or ["PASS", "ok "]))
-                         and "raise " not in l and "_fail(" not in l), "")
+            shown = [l.strip() for l in out.splitlines()
+                     if "raise " not in l and "_fail(" not in l and "Running command" not in l]
+            line = next((l for l in shown if all(s in l for s in (expect or ["PASS"]))),
+                        next((l for l in shown if any(s in l for s in (expect or ["PASS", "ok "]))),
+                             ""))
             print(f"{'ok  ' if ok else 'BAD '} {case:<15} {r:<13} {want}: {line[:150]}")
             if not ok:
                 failures += 1
