@@ -172,11 +172,11 @@ module dcqcn_regs #(
         s_axil_wready  = wr_en;
         s_axil_arready = rd_en;
 
-        // spec 6.2: action bits act only when their byte lane is strobed
-        wr_alpha_cnp  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
-        wr_ext_ctrl   = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
-        cnp_cnt_clear = wr_en && wr_word == ADDR_ALPHA_CNP[11:2] && wr_alpha_cnp.cnp_cnt_clear;
-        cnt_clear     = wr_en && wr_word == ADDR_EXT_CTRL[11:2] && wr_ext_ctrl.cnt_clear;
+        // spec 6.2: action bits act only when their byte lane is strobed (decoded in the write)
+        wr_alpha_cnp  = '0;
+        wr_ext_ctrl   = '0;
+        cnp_cnt_clear = 1'b0;
+        cnt_clear     = 1'b0;
 
         /* Configuration writes: strobes apply to the current word value (spec 6.1) */
         // spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
@@ -190,11 +190,16 @@ module dcqcn_regs #(
                 ADDR_INC_INTERVAL[11:2]:   r_d.inc_interval   = lane_merge(r.inc_interval, s_axil_wdata, s_axil_wstrb);
                 ADDR_INTERVALS[11:2]:      r_d.intervals      = lane_merge(r.intervals, s_axil_wdata, s_axil_wstrb);
                 ADDR_ALPHA_CNP[11:2]: begin
-                    // writable word: only the write-only cnp_cnt_clear bit acts (above)
+                    // writable word: only the write-only cnp_cnt_clear bit acts
+                    wr_alpha_cnp  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    cnp_cnt_clear = wr_alpha_cnp.cnp_cnt_clear;
                 end
                 ADDR_BYPASS[11:2]:         r_d.bypass         = lane_merge(r.bypass, s_axil_wdata, s_axil_wstrb);
-                // cnt_clear (lane 1) acts above
-                ADDR_EXT_CTRL[11:2]:       r_d.ext_ctrl       = lane_merge(r.ext_ctrl, s_axil_wdata, s_axil_wstrb);
+                ADDR_EXT_CTRL[11:2]: begin
+                    r_d.ext_ctrl = lane_merge(r.ext_ctrl, s_axil_wdata, s_axil_wstrb);
+                    wr_ext_ctrl  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    cnt_clear    = wr_ext_ctrl.cnt_clear;
+                end
                 ADDR_BYTE_THRESHOLD[11:2]: r_d.byte_threshold = lane_merge(r.byte_threshold, s_axil_wdata, s_axil_wstrb);
                 ADDR_CREDIT_CAP[11:2]:     r_d.credit_cap     = lane_merge(r.credit_cap, s_axil_wdata, s_axil_wstrb);
                 default:                   wresp              = RESP_DECERR;
@@ -211,59 +216,63 @@ module dcqcn_regs #(
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
         r_d.bresp  = wr_en ? wresp : r.bresp;
 
-        // spec 6.2: the read-only words
-        rd_alpha_cnp           = '0;
-        rd_alpha_cnp.alpha     = alpha;
-        rd_alpha_cnp.cnp_cnt16 = r.cnp_cnt16;
-        rd_id                  = '0;
-        rd_id.magic            = 16'hDCC1;
-        rd_id.version          = 8'h01;
-        rd_id.data_bytes       = DATA_BYTES_32[7:0];
-        rd_credit_frac         = '0;
-        rd_credit_frac.frac    = credit[15:0];
-        rd_status               = '0;
-        rd_status.t_stage       = t_stage;
-        rd_status.b_stage       = b_stage;
-        rd_status.active        = active;
-        rd_status.dec_pending   = dec_pending;
-        rd_status.alpha_pending = alpha_pending;
+        // spec 6.2: the read-only words and the read mux on the word index, decoded in a read;
+        // unmapped reads return 0 with DECERR
+        rd_alpha_cnp   = '0;
+        rd_id          = '0;
+        rd_credit_frac = '0;
+        rd_status      = '0;
+        rword          = 32'd0;
+        rmapped        = 1'b0;
+        if (rd_en) begin
+            rd_alpha_cnp.alpha     = alpha;
+            rd_alpha_cnp.cnp_cnt16 = r.cnp_cnt16;
+            rd_id.magic            = 16'hDCC1;
+            rd_id.version          = 8'h01;
+            rd_id.data_bytes       = DATA_BYTES_32[7:0];
+            rd_credit_frac.frac    = credit[15:0];
+            rd_status.t_stage       = t_stage;
+            rd_status.b_stage       = b_stage;
+            rd_status.active        = active;
+            rd_status.dec_pending   = dec_pending;
+            rd_status.alpha_pending = alpha_pending;
 
-        // spec 6.2: read mux on the word index; unmapped reads return 0 with DECERR
-        rmapped = 1'b1;
-        case (rd_word)
-            ADDR_CONFIG[11:2]:         rword = r.config_word;
-            ADDR_RAI[11:2]:            rword = r.rai;
-            ADDR_RHAI[11:2]:           rword = r.rhai;
-            ADDR_RMIN[11:2]:           rword = r.rmin;
-            ADDR_INC_INTERVAL[11:2]:   rword = r.inc_interval;
-            ADDR_INTERVALS[11:2]:      rword = r.intervals;
-            ADDR_RC[11:2]:             rword = rc;
-            ADDR_RT[11:2]:             rword = rt;
-            ADDR_ALPHA_CNP[11:2]:      rword = rd_alpha_cnp;
-            ADDR_BYPASS[11:2]:         rword = r.bypass;
-            ADDR_EXT_CTRL[11:2]:       rword = r.ext_ctrl;
-            ADDR_BYTE_THRESHOLD[11:2]: rword = r.byte_threshold;
-            ADDR_CREDIT_CAP[11:2]:     rword = r.credit_cap;
-            ADDR_ID[11:2]:             rword = rd_id;
-            ADDR_CREDIT_BYTES[11:2]:   rword = credit[47:16];
-            ADDR_CREDIT_FRAC[11:2]:    rword = rd_credit_frac;
-            ADDR_BPC[11:2]:            rword = bpc;
-            ADDR_CNT_CNP[11:2]:        rword = r.stats.cnt_cnp;
-            ADDR_CNT_DEC[11:2]:        rword = r.stats.cnt_dec;
-            ADDR_CNT_INC_FR[11:2]:     rword = r.stats.cnt_inc_fr;
-            ADDR_CNT_INC_AI[11:2]:     rword = r.stats.cnt_inc_ai;
-            ADDR_CNT_INC_HAI[11:2]:    rword = r.stats.cnt_inc_hai;
-            ADDR_CNT_INC_TIMER[11:2]:  rword = r.stats.cnt_inc_timer;
-            ADDR_CNT_INC_BYTE[11:2]:   rword = r.stats.cnt_inc_byte;
-            ADDR_CNT_STALL[11:2]:      rword = r.stats.cnt_stall;
-            ADDR_CNT_BYTES_LO[11:2]:   rword = r.stats.cnt_bytes[31:0];
-            ADDR_CNT_BYTES_HI[11:2]:   rword = r.stats.bytes_hi;
-            ADDR_STATUS[11:2]:         rword = rd_status;
-            default: begin
-                rword   = 32'd0;
-                rmapped = 1'b0;
-            end
-        endcase
+            rmapped = 1'b1;
+            case (rd_word)
+                ADDR_CONFIG[11:2]:         rword = r.config_word;
+                ADDR_RAI[11:2]:            rword = r.rai;
+                ADDR_RHAI[11:2]:           rword = r.rhai;
+                ADDR_RMIN[11:2]:           rword = r.rmin;
+                ADDR_INC_INTERVAL[11:2]:   rword = r.inc_interval;
+                ADDR_INTERVALS[11:2]:      rword = r.intervals;
+                ADDR_RC[11:2]:             rword = rc;
+                ADDR_RT[11:2]:             rword = rt;
+                ADDR_ALPHA_CNP[11:2]:      rword = rd_alpha_cnp;
+                ADDR_BYPASS[11:2]:         rword = r.bypass;
+                ADDR_EXT_CTRL[11:2]:       rword = r.ext_ctrl;
+                ADDR_BYTE_THRESHOLD[11:2]: rword = r.byte_threshold;
+                ADDR_CREDIT_CAP[11:2]:     rword = r.credit_cap;
+                ADDR_ID[11:2]:             rword = rd_id;
+                ADDR_CREDIT_BYTES[11:2]:   rword = credit[47:16];
+                ADDR_CREDIT_FRAC[11:2]:    rword = rd_credit_frac;
+                ADDR_BPC[11:2]:            rword = bpc;
+                ADDR_CNT_CNP[11:2]:        rword = r.stats.cnt_cnp;
+                ADDR_CNT_DEC[11:2]:        rword = r.stats.cnt_dec;
+                ADDR_CNT_INC_FR[11:2]:     rword = r.stats.cnt_inc_fr;
+                ADDR_CNT_INC_AI[11:2]:     rword = r.stats.cnt_inc_ai;
+                ADDR_CNT_INC_HAI[11:2]:    rword = r.stats.cnt_inc_hai;
+                ADDR_CNT_INC_TIMER[11:2]:  rword = r.stats.cnt_inc_timer;
+                ADDR_CNT_INC_BYTE[11:2]:   rword = r.stats.cnt_inc_byte;
+                ADDR_CNT_STALL[11:2]:      rword = r.stats.cnt_stall;
+                ADDR_CNT_BYTES_LO[11:2]:   rword = r.stats.cnt_bytes[31:0];
+                ADDR_CNT_BYTES_HI[11:2]:   rword = r.stats.bytes_hi;
+                ADDR_STATUS[11:2]:         rword = rd_status;
+                default: begin
+                    rword   = 32'd0;
+                    rmapped = 1'b0;
+                end
+            endcase
+        end
 
         // spec 6.1: read response; a same-cycle write is seen from the next read on
         r_d.rvalid = rd_en | (r.rvalid & ~s_axil_rready);
@@ -275,14 +284,14 @@ module dcqcn_regs #(
         /* Counters: wrap; a clear in cycle t wins, the counter is 0 at t+1 (spec 6.2) */
         r_d.cnp_cnt16 = cnp_cnt_clear ? 16'd0 : (cnp_edge ? r.cnp_cnt16 + 16'd1 : r.cnp_cnt16);
 
-        r_d.stats.cnt_cnp       = cnp_edge ? r.stats.cnt_cnp + 32'd1 : r.stats.cnt_cnp;
-        r_d.stats.cnt_dec       = dec_fire ? r.stats.cnt_dec + 32'd1 : r.stats.cnt_dec;
-        r_d.stats.cnt_inc_fr    = (inc_event & phase_fr) ? r.stats.cnt_inc_fr + 32'd1 : r.stats.cnt_inc_fr;
-        r_d.stats.cnt_inc_ai    = (inc_event & phase_ai) ? r.stats.cnt_inc_ai + 32'd1 : r.stats.cnt_inc_ai;
-        r_d.stats.cnt_inc_hai   = (inc_event & phase_hai) ? r.stats.cnt_inc_hai + 32'd1 : r.stats.cnt_inc_hai;
-        r_d.stats.cnt_inc_timer = (inc_event & timer_fire) ? r.stats.cnt_inc_timer + 32'd1 : r.stats.cnt_inc_timer;
-        r_d.stats.cnt_inc_byte  = (inc_event & byte_fire) ? r.stats.cnt_inc_byte + 32'd1 : r.stats.cnt_inc_byte;
-        r_d.stats.cnt_stall     = stall ? r.stats.cnt_stall + 32'd1 : r.stats.cnt_stall;
+        if (cnp_edge) r_d.stats.cnt_cnp = r.stats.cnt_cnp + 32'd1;
+        if (dec_fire) r_d.stats.cnt_dec = r.stats.cnt_dec + 32'd1;
+        if (inc_event & phase_fr) r_d.stats.cnt_inc_fr = r.stats.cnt_inc_fr + 32'd1;
+        if (inc_event & phase_ai) r_d.stats.cnt_inc_ai = r.stats.cnt_inc_ai + 32'd1;
+        if (inc_event & phase_hai) r_d.stats.cnt_inc_hai = r.stats.cnt_inc_hai + 32'd1;
+        if (inc_event & timer_fire) r_d.stats.cnt_inc_timer = r.stats.cnt_inc_timer + 32'd1;
+        if (inc_event & byte_fire) r_d.stats.cnt_inc_byte = r.stats.cnt_inc_byte + 32'd1;
+        if (stall) r_d.stats.cnt_stall = r.stats.cnt_stall + 32'd1;
         r_d.stats.cnt_bytes     = r.stats.cnt_bytes + {57'd0, bytes_in};
         // spec 6.2: a read of 0x140 latches the upper half for a later read of 0x144
         if (rd_en && rd_word == ADDR_CNT_BYTES_LO[11:2]) begin
