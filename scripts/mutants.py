@@ -77,6 +77,17 @@ def provably_equivalent(kind, old, new, after=()):
         else_v = re.search(r"=\s*(.+?);", after[2]) if "else begin" in after[1] else None
         if then_v and else_v:
             return {_norm(m.group(1)), _norm(m.group(2))} == {_norm(then_v.group(1)), _norm(else_v.group(1))}
+    # VHDL: `if (a > b) then / x := a; / else / x := b;` (operands up to resize())
+    m = re.search(r"if \((.+?)\s+(?:<=|>=|<|>)\s+(.+?)\) then", new.split("--")[0])
+    if m and len(after) >= 3:
+        then_v = re.search(r"(?::=|<=)\s*(.+?);", after[0])
+        else_v = re.search(r"(?::=|<=)\s*(.+?);", after[2]) if after[1].strip() == "else" else None
+        if then_v and else_v:
+            def vn(t):
+                t = re.sub(r"\(\d+ downto 0\)$", "", t.strip())
+                r = re.fullmatch(r"\(?resize\((.+?),\s*\d+\)\)?", t)
+                return (r.group(1) if r else t).strip("() ")
+            return {vn(m.group(1)), vn(m.group(2))} == {vn(then_v.group(1)), vn(else_v.group(1))}
     return False
 
 
