@@ -24,7 +24,7 @@ help:
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
 	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
-	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I"
+	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I (HDL=sv|vhdl|both)"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
@@ -87,7 +87,7 @@ net:
 	$(CARGO) run --release -q -p dcqcn-cli -- net all --out out/net
 
 synth: deps
-	@scripts/synth.sh
+	@HDL=$(or $(HDL),sv) scripts/synth.sh
 
 # make mutants: MUTANTS generated mutants, each fuzzed for up to MUTANT_SECONDS (report in
 # target/mutants/report.txt).

@@ -82,6 +82,12 @@ def vhdl_value(text):
     m = re.fullmatch(r"'([01])'", text)
     if m:
         return f"1'b{m.group(1)}"
+    # a selection that lists every pattern: GHDL gives `others` the value X (never taken)
+    m = re.fullmatch(r"\((\d+)\s+downto\s+(\d+)\s*=>\s*'X'\)", text)
+    if m:
+        return f"{int(m.group(1)) - int(m.group(2)) + 1}'bx"
+    if text == "'X'":
+        return "1'bx"
     raise Error(f"cannot translate the `others` value `{text}` of GHDL's VHDL netlist")
 
 

@@ -261,8 +261,12 @@ package dcqcn_pkg is
   )
     return unsigned;
 
-  -- word address of an AXI4-Lite address (spec 6.1: addr[1:0] ignored), compared with ADDR_*
-  function word_addr (addr : std_logic_vector(11 downto 0)) return natural;
+  -- spec 6.1: the word index addr[11:2] of an AXI4-Lite address (addr[1:0] ignored), and of a
+  -- register map byte address ADDR_*; 10 bits
+  subtype word_index_t is unsigned(9 downto 0);
+
+  function word_index (addr : std_logic_vector(11 downto 0)) return word_index_t;
+  function word_index (byte_addr : natural) return word_index_t;
 
   -- '1' when b is true
   function to_sl (b : boolean) return std_logic;
@@ -435,10 +439,9 @@ package body dcqcn_pkg is
   function popcount (keep : std_logic_vector) return unsigned is
     variable n : unsigned(6 downto 0) := (others => '0');
   begin
+    -- the bits added (one sum for Yosys), not a conditional increment (a multiplexer per bit)
     for i in keep'range loop
-      if (keep(i) = '1') then
-        n := n + 1;
-      end if;
+      n := n + unsigned'(0 => keep(i));
     end loop;
     return n;
   end function popcount;
@@ -471,10 +474,15 @@ package body dcqcn_pkg is
     return unsigned(lane_merge(std_logic_vector(cur), data, strb));
   end function lane_merge;
 
-  function word_addr (addr : std_logic_vector(11 downto 0)) return natural is
+  function word_index (addr : std_logic_vector(11 downto 0)) return word_index_t is
   begin
-    return to_integer(unsigned(addr(11 downto 2))) * 4;
-  end function word_addr;
+    return unsigned(addr(11 downto 2));
+  end function word_index;
+
+  function word_index (byte_addr : natural) return word_index_t is
+  begin
+    return to_unsigned(byte_addr / 4, 10);
+  end function word_index;
 
   function to_sl (b : boolean) return std_logic is
   begin

@@ -129,6 +129,59 @@ architecture rtl of dcqcn_regs is
     cfg    => CFG_INIT_C,
     cnt    => CNT_INIT_C);
 
+  -- spec 6.2: every word of the register map lies in 0x000-0x1FF, word indices 0-127: the read
+  -- mux is a table indexed by addr[8:2] (unmapped entries 0), addr[11:9] /= 0 is unmapped. A
+  -- table, not a case statement: GHDL 2.0 writes a `case` with `when others` as a Verilog `case`
+  -- without its default (a latch for Yosys), and Yosys maps the indexed table to wide multiplexers
+  -- as it does the SV's case (README.md, Synthesis).
+  constant READ_BITS_C  : natural := 7;
+  constant READ_WORDS_C : natural := 2 ** READ_BITS_C;
+
+  type Word32ArrayType is array (natural range <>) of word32_t;
+
+  -- spec 6.2: the words that can be read (OKAY); every other address reads 0 with DECERR
+  constant READ_ADDRS_C : integer_vector := (
+    ADDR_CONFIG,
+    ADDR_RAI,
+    ADDR_RHAI,
+    ADDR_RMIN,
+    ADDR_INC_INTERVAL,
+    ADDR_INTERVALS,
+    ADDR_RC,
+    ADDR_RT,
+    ADDR_ALPHA_CNP,
+    ADDR_BYPASS,
+    ADDR_EXT_CTRL,
+    ADDR_BYTE_THRESHOLD,
+    ADDR_CREDIT_CAP,
+    ADDR_ID,
+    ADDR_CREDIT_BYTES,
+    ADDR_CREDIT_FRAC,
+    ADDR_BPC,
+    ADDR_CNT_CNP,
+    ADDR_CNT_DEC,
+    ADDR_CNT_INC_FR,
+    ADDR_CNT_INC_AI,
+    ADDR_CNT_INC_HAI,
+    ADDR_CNT_INC_TIMER,
+    ADDR_CNT_INC_BYTE,
+    ADDR_CNT_STALL,
+    ADDR_CNT_BYTES_LO,
+    ADDR_CNT_BYTES_HI,
+    ADDR_STATUS);
+
+  -- '1' at the word index of each byte address in addrs
+  function word_map (addrs : integer_vector) return std_logic_vector is
+    variable m : std_logic_vector(0 to READ_WORDS_C - 1) := (others => '0');
+  begin
+    for i in addrs'range loop
+      m(addrs(i) / 4) := '1';
+    end loop;
+    return m;
+  end function word_map;
+
+  constant READ_MAP_C : std_logic_vector(0 to READ_WORDS_C - 1) := word_map(READ_ADDRS_C);
+
   signal r   : RegsRegType := REG_INIT_C;
   signal rin : RegsRegType;
 
@@ -138,13 +191,14 @@ begin
     variable v             : RegsRegType;
     variable wr_en         : std_logic;
     variable rd_en         : std_logic;
-    variable wr_addr       : natural;
-    variable rd_addr       : natural;
+    variable wr_word       : word_index_t;
+    variable rd_word       : word_index_t;
     variable cfg_word      : ConfigWordType;
     variable intervals     : IntervalsWordType;
     variable wresp         : std_logic_vector(1 downto 0);
+    variable rtab          : Word32ArrayType(0 to READ_WORDS_C - 1);
     variable rword         : word32_t;
-    variable rmapped       : boolean;
+    variable rmapped       : std_logic;
     variable cnp_cnt_clear : std_logic;
     variable cnt_clear     : std_logic;
   begin
@@ -153,8 +207,8 @@ begin
     -- spec 6.1: one transaction per channel; handshakes are 0 in a reset cycle (spec 4.0)
     wr_en   := not rst and s_axil_awvalid and s_axil_wvalid and not r.bvalid;
     rd_en   := not rst and s_axil_arvalid and not r.rvalid;
-    wr_addr := word_addr(s_axil_awaddr);
-    rd_addr := word_addr(s_axil_araddr);
+    wr_word := word_index(s_axil_awaddr);
+    rd_word := word_index(s_axil_araddr);
 
     -- spec 6.1: strobes apply to the current word value, then the fields are extracted
     cfg_word  := to_config_word(lane_merge(
@@ -171,51 +225,69 @@ begin
       s_axil_wdata, s_axil_wstrb));
 
     -- spec 6.2: write-only action bits act only when their byte lane (1) is strobed
-    cnp_cnt_clear := wr_en and to_sl(wr_addr = ADDR_ALPHA_CNP) and s_axil_wstrb(1) and
+    cnp_cnt_clear := wr_en and to_sl(wr_word = word_index(ADDR_ALPHA_CNP)) and s_axil_wstrb(1) and
                      to_alpha_cnp_word(s_axil_wdata).cnp_cnt_clear;
-    cnt_clear     := wr_en and to_sl(wr_addr = ADDR_EXT_CTRL) and s_axil_wstrb(1) and
+    cnt_clear     := wr_en and to_sl(wr_word = word_index(ADDR_EXT_CTRL)) and s_axil_wstrb(1) and
                      to_ext_ctrl_word(s_axil_wdata).cnt_clear;
 
-    -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
-    wresp := RESP_OKAY;
+    -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect.
+    -- The writable words are mutually exclusive: one `if` each (no case, see READ_WORDS_C).
+    wresp := RESP_DECERR;
     if (wr_en = '1') then
-      case wr_addr is
-        when ADDR_CONFIG =>
-          v.cfg.alpha_g         := cfg_word.alpha_g;
-          v.cfg.dec_gain        := cfg_word.dec_gain;
-          v.cfg.stage_threshold := cfg_word.stage_threshold;
-          v.cfg.clamp_tgt       := cfg_word.clamp_tgt;
-        when ADDR_RAI =>
-          v.cfg.rai := lane_merge(r.cfg.rai, s_axil_wdata, s_axil_wstrb);
-        when ADDR_RHAI =>
-          v.cfg.rhai := lane_merge(r.cfg.rhai, s_axil_wdata, s_axil_wstrb);
-        when ADDR_RMIN =>
-          v.cfg.rmin := lane_merge(r.cfg.rmin, s_axil_wdata, s_axil_wstrb);
-        when ADDR_INC_INTERVAL =>
-          v.cfg.inc_interval := lane_merge(r.cfg.inc_interval, s_axil_wdata, s_axil_wstrb);
-        when ADDR_INTERVALS =>
-          v.cfg.dec_interval   := intervals.dec_interval;
-          v.cfg.alpha_interval := intervals.alpha_interval;
-        when ADDR_ALPHA_CNP =>
-          -- writable word: only the write-only cnp_cnt_clear bit acts (above)
-          null;
-        when ADDR_BYPASS =>
-          if (s_axil_wstrb(0) = '1') then
-            v.cfg.bypass := s_axil_wdata(0);
-          end if;
-        when ADDR_EXT_CTRL =>
-          -- cnt_clear (lane 1) acts above
-          if (s_axil_wstrb(0) = '1') then
-            v.cfg.timer_en := to_ext_ctrl_word(s_axil_wdata).timer_en;
-            v.cfg.byte_en  := to_ext_ctrl_word(s_axil_wdata).byte_en;
-          end if;
-        when ADDR_BYTE_THRESHOLD =>
-          v.cfg.byte_threshold := lane_merge(r.cfg.byte_threshold, s_axil_wdata, s_axil_wstrb);
-        when ADDR_CREDIT_CAP =>
-          v.cfg.credit_cap := lane_merge(r.cfg.credit_cap, s_axil_wdata, s_axil_wstrb);
-        when others =>
-          wresp := RESP_DECERR;
-      end case;
+      if (wr_word = word_index(ADDR_CONFIG)) then
+        wresp                 := RESP_OKAY;
+        v.cfg.alpha_g         := cfg_word.alpha_g;
+        v.cfg.dec_gain        := cfg_word.dec_gain;
+        v.cfg.stage_threshold := cfg_word.stage_threshold;
+        v.cfg.clamp_tgt       := cfg_word.clamp_tgt;
+      end if;
+      if (wr_word = word_index(ADDR_RAI)) then
+        wresp     := RESP_OKAY;
+        v.cfg.rai := lane_merge(r.cfg.rai, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_RHAI)) then
+        wresp      := RESP_OKAY;
+        v.cfg.rhai := lane_merge(r.cfg.rhai, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_RMIN)) then
+        wresp      := RESP_OKAY;
+        v.cfg.rmin := lane_merge(r.cfg.rmin, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_INC_INTERVAL)) then
+        wresp              := RESP_OKAY;
+        v.cfg.inc_interval := lane_merge(r.cfg.inc_interval, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_INTERVALS)) then
+        wresp                := RESP_OKAY;
+        v.cfg.dec_interval   := intervals.dec_interval;
+        v.cfg.alpha_interval := intervals.alpha_interval;
+      end if;
+      if (wr_word = word_index(ADDR_ALPHA_CNP)) then
+        -- writable word: only the write-only cnp_cnt_clear bit acts (above)
+        wresp := RESP_OKAY;
+      end if;
+      if (wr_word = word_index(ADDR_BYPASS)) then
+        wresp := RESP_OKAY;
+        if (s_axil_wstrb(0) = '1') then
+          v.cfg.bypass := s_axil_wdata(0);
+        end if;
+      end if;
+      if (wr_word = word_index(ADDR_EXT_CTRL)) then
+        -- cnt_clear (lane 1) acts above
+        wresp := RESP_OKAY;
+        if (s_axil_wstrb(0) = '1') then
+          v.cfg.timer_en := to_ext_ctrl_word(s_axil_wdata).timer_en;
+          v.cfg.byte_en  := to_ext_ctrl_word(s_axil_wdata).byte_en;
+        end if;
+      end if;
+      if (wr_word = word_index(ADDR_BYTE_THRESHOLD)) then
+        wresp                := RESP_OKAY;
+        v.cfg.byte_threshold := lane_merge(r.cfg.byte_threshold, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_CREDIT_CAP)) then
+        wresp            := RESP_OKAY;
+        v.cfg.credit_cap := lane_merge(r.cfg.credit_cap, s_axil_wdata, s_axil_wstrb);
+      end if;
     end if;
 
     -- spec 6.1: write response
@@ -224,100 +296,72 @@ begin
       v.bresp := wresp;
     end if;
 
-    -- spec 6.2: read mux on the word address; unmapped reads return 0 with DECERR
-    rmapped := true;
-    case rd_addr is
-      when ADDR_CONFIG =>
-        rword := to_word(ConfigWordType'(
-          alpha_g         => r.cfg.alpha_g,
-          dec_gain        => r.cfg.dec_gain,
-          stage_threshold => r.cfg.stage_threshold,
-          clamp_tgt       => r.cfg.clamp_tgt));
-      when ADDR_RAI =>
-        rword := std_logic_vector(r.cfg.rai);
-      when ADDR_RHAI =>
-        rword := std_logic_vector(r.cfg.rhai);
-      when ADDR_RMIN =>
-        rword := std_logic_vector(r.cfg.rmin);
-      when ADDR_INC_INTERVAL =>
-        rword := std_logic_vector(r.cfg.inc_interval);
-      when ADDR_INTERVALS =>
-        rword := to_word(IntervalsWordType'(
-          dec_interval   => r.cfg.dec_interval,
-          alpha_interval => r.cfg.alpha_interval));
-      when ADDR_RC =>
-        rword := std_logic_vector(rc);
-      when ADDR_RT =>
-        rword := std_logic_vector(rt);
-      when ADDR_ALPHA_CNP =>
-        rword := to_word(AlphaCnpWordType'(
-          alpha         => alpha,
-          cnp_cnt_clear => '0',
-          cnp_cnt16     => r.cnt.cnp_cnt16));
-      when ADDR_BYPASS =>
-        -- one whole-word assignment: GHDL 2.0's synthesis mis-slices constants in a read mux
-        -- whose word is assigned in parts (rtl/vhdl/README.md)
-        rword := (0 => r.cfg.bypass, others => '0');
-      when ADDR_EXT_CTRL =>
-        rword := to_word(ExtCtrlWordType'(
-          timer_en  => r.cfg.timer_en,
-          byte_en   => r.cfg.byte_en,
-          cnt_clear => '0'));
-      when ADDR_BYTE_THRESHOLD =>
-        rword := std_logic_vector(r.cfg.byte_threshold);
-      when ADDR_CREDIT_CAP =>
-        rword := std_logic_vector(r.cfg.credit_cap);
-      when ADDR_ID =>
-        rword := ID_WORD_C;
-      when ADDR_CREDIT_BYTES =>
-        rword := std_logic_vector(credit(47 downto 16));
-      when ADDR_CREDIT_FRAC =>
-        rword := x"0000" & std_logic_vector(credit(15 downto 0));
-      when ADDR_BPC =>
-        rword := std_logic_vector(bpc);
-      when ADDR_CNT_CNP =>
-        rword := std_logic_vector(r.cnt.cnt_cnp);
-      when ADDR_CNT_DEC =>
-        rword := std_logic_vector(r.cnt.cnt_dec);
-      when ADDR_CNT_INC_FR =>
-        rword := std_logic_vector(r.cnt.cnt_inc_fr);
-      when ADDR_CNT_INC_AI =>
-        rword := std_logic_vector(r.cnt.cnt_inc_ai);
-      when ADDR_CNT_INC_HAI =>
-        rword := std_logic_vector(r.cnt.cnt_inc_hai);
-      when ADDR_CNT_INC_TIMER =>
-        rword := std_logic_vector(r.cnt.cnt_inc_timer);
-      when ADDR_CNT_INC_BYTE =>
-        rword := std_logic_vector(r.cnt.cnt_inc_byte);
-      when ADDR_CNT_STALL =>
-        rword := std_logic_vector(r.cnt.cnt_stall);
-      when ADDR_CNT_BYTES_LO =>
-        rword := std_logic_vector(r.cnt.cnt_bytes(31 downto 0));
-      when ADDR_CNT_BYTES_HI =>
-        rword := std_logic_vector(r.cnt.bytes_hi);
-      when ADDR_STATUS =>
-        rword := to_word(StatusWordType'(
-          t_stage       => t_stage,
-          b_stage       => b_stage,
-          active        => active,
-          dec_pending   => dec_pending,
-          alpha_pending => alpha_pending));
-      when others =>
-        rword   := (others => '0');
-        rmapped := false;
-    end case;
+    -- spec 6.2: the readable words; unmapped reads return 0 with DECERR
+    rtab                          := (others => (others => '0'));
+    rtab(ADDR_CONFIG / 4)         := to_word(ConfigWordType'(
+      alpha_g         => r.cfg.alpha_g,
+      dec_gain        => r.cfg.dec_gain,
+      stage_threshold => r.cfg.stage_threshold,
+      clamp_tgt       => r.cfg.clamp_tgt));
+    rtab(ADDR_RAI / 4)            := std_logic_vector(r.cfg.rai);
+    rtab(ADDR_RHAI / 4)           := std_logic_vector(r.cfg.rhai);
+    rtab(ADDR_RMIN / 4)           := std_logic_vector(r.cfg.rmin);
+    rtab(ADDR_INC_INTERVAL / 4)   := std_logic_vector(r.cfg.inc_interval);
+    rtab(ADDR_INTERVALS / 4)      := to_word(IntervalsWordType'(
+      dec_interval   => r.cfg.dec_interval,
+      alpha_interval => r.cfg.alpha_interval));
+    rtab(ADDR_RC / 4)             := std_logic_vector(rc);
+    rtab(ADDR_RT / 4)             := std_logic_vector(rt);
+    rtab(ADDR_ALPHA_CNP / 4)      := to_word(AlphaCnpWordType'(
+      alpha         => alpha,
+      cnp_cnt_clear => '0',
+      cnp_cnt16     => r.cnt.cnp_cnt16));
+    rtab(ADDR_BYPASS / 4)(0)      := r.cfg.bypass;
+    rtab(ADDR_EXT_CTRL / 4)       := to_word(ExtCtrlWordType'(
+      timer_en  => r.cfg.timer_en,
+      byte_en   => r.cfg.byte_en,
+      cnt_clear => '0'));
+    rtab(ADDR_BYTE_THRESHOLD / 4) := std_logic_vector(r.cfg.byte_threshold);
+    rtab(ADDR_CREDIT_CAP / 4)     := std_logic_vector(r.cfg.credit_cap);
+    rtab(ADDR_ID / 4)             := ID_WORD_C;
+    rtab(ADDR_CREDIT_BYTES / 4)   := std_logic_vector(credit(47 downto 16));
+    rtab(ADDR_CREDIT_FRAC / 4)    := x"0000" & std_logic_vector(credit(15 downto 0));
+    rtab(ADDR_BPC / 4)            := std_logic_vector(bpc);
+    rtab(ADDR_CNT_CNP / 4)        := std_logic_vector(r.cnt.cnt_cnp);
+    rtab(ADDR_CNT_DEC / 4)        := std_logic_vector(r.cnt.cnt_dec);
+    rtab(ADDR_CNT_INC_FR / 4)     := std_logic_vector(r.cnt.cnt_inc_fr);
+    rtab(ADDR_CNT_INC_AI / 4)     := std_logic_vector(r.cnt.cnt_inc_ai);
+    rtab(ADDR_CNT_INC_HAI / 4)    := std_logic_vector(r.cnt.cnt_inc_hai);
+    rtab(ADDR_CNT_INC_TIMER / 4)  := std_logic_vector(r.cnt.cnt_inc_timer);
+    rtab(ADDR_CNT_INC_BYTE / 4)   := std_logic_vector(r.cnt.cnt_inc_byte);
+    rtab(ADDR_CNT_STALL / 4)      := std_logic_vector(r.cnt.cnt_stall);
+    rtab(ADDR_CNT_BYTES_LO / 4)   := std_logic_vector(r.cnt.cnt_bytes(31 downto 0));
+    rtab(ADDR_CNT_BYTES_HI / 4)   := std_logic_vector(r.cnt.bytes_hi);
+    rtab(ADDR_STATUS / 4)         := to_word(StatusWordType'(
+      t_stage       => t_stage,
+      b_stage       => b_stage,
+      active        => active,
+      dec_pending   => dec_pending,
+      alpha_pending => alpha_pending));
+
+    if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
+      rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
+      rmapped := READ_MAP_C(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
+    else
+      rword   := (others => '0');
+      rmapped := '0';
+    end if;
 
     -- spec 6.1: read response; a same-cycle write is seen from the next read on
     v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
     if (rd_en = '1') then
       v.rdata := rword;
-      if (rmapped) then
+      if (rmapped = '1') then
         v.rresp := RESP_OKAY;
       else
         v.rresp := RESP_DECERR;
       end if;
     end if;
-
     -- Counters: wrap; a clear in cycle t wins, the counter is 0 at t+1 (spec 6.2)
     if (cnp_cnt_clear = '1') then
       v.cnt.cnp_cnt16 := (others => '0');
@@ -351,7 +395,7 @@ begin
     end if;
     v.cnt.cnt_bytes := r.cnt.cnt_bytes + bytes_in;
     -- spec 6.2: a read of 0x140 latches the upper half for a later read of 0x144
-    if (rd_en = '1' and rd_addr = ADDR_CNT_BYTES_LO) then
+    if (rd_en = '1' and rd_word = word_index(ADDR_CNT_BYTES_LO)) then
       v.cnt.bytes_hi := r.cnt.cnt_bytes(63 downto 32);
     end if;
 
