@@ -826,7 +826,7 @@ mod tests {
                 prop_assert!((1..=1024).contains(&j));
             }
             for e in [count.err(), window.err(), seconds.err(), jobs.err()].into_iter().flatten() {
-                prop_assert!(e.len() < 400, "{} bytes", e.len());
+                prop_assert!(e.len() < 1_000, "{} bytes", e.len());
             }
         }
     }

@@ -69,7 +69,7 @@ proptest! {
             prop_assert!(a <= 1024);
         }
         for e in [r.0.err(), r.1.err(), r.2.err()].into_iter().flatten() {
-            prop_assert!(e.to_string().len() < 400, "{}", e);
+            prop_assert!(e.to_string().len() < 1_000, "{}", e);
         }
     }
 }
