@@ -613,6 +613,12 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
     let r = fuzz::campaign(&cfg, &progress);
     bar.finish();
     let r = r?;
+    if r.cases == 0 {
+        return Err(Failure::Input(format!(
+            "--seconds {}: no case finished in that time, nothing was checked",
+            a.seconds.unwrap_or_default()
+        )));
+    }
     outln!(
         "fuzz{}: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
         match (&cfg.variant, hdl) {

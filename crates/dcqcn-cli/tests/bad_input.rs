@@ -150,6 +150,15 @@ fn runs_that_check_nothing_fail() {
     );
     refused(&["fuzz", "--seconds", "0"], &d, &["--seconds", "above 0"]);
     refused(&["fuzz", "--seconds", "NaN"], &d, &["--seconds"]);
+    // A budget too short for any case (threads start microseconds after the clock does).
+    refused(
+        &["fuzz", "--seconds", "0.000000001"],
+        &d,
+        &[
+            "--seconds 0.000000001: no case finished",
+            "nothing was checked",
+        ],
+    );
     refused(&["fuzz", "--jobs", "0"], &d, &["--jobs", "1..=1024"]);
     refused(
         &[
