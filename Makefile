@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net fuzz-parsers \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-deps
 
 # HDL selects the RTL description: sv (rtl/*.sv), vhdl (the twin rtl/vhdl/) or both. Defaults:
@@ -32,6 +32,7 @@ help:
 	@echo "                   (cocotb on GHDL and the VHDL twin: a subset; all: make golden-check-cocotb-vhdl)"
 	@echo "make golden-check-cocotb-vhdl  every golden set with cocotb on GHDL and the VHDL twin"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
+	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -77,6 +78,16 @@ lint:
 
 unit:
 	$(CARGO) test --release --workspace
+
+# Parser fuzz targets (issue #11, docs/inputs.md): PARSER_FUZZ_CASES inputs per input format
+# (make test runs 1000 each); the tally file counts what each target ran.
+PARSER_FUZZ_CASES ?= 100000
+fuzz-parsers:
+	rm -f target/parser-fuzz-tally.txt
+	PARSER_FUZZ_CASES=$(PARSER_FUZZ_CASES) PARSER_FUZZ_TALLY=$(CURDIR)/target/parser-fuzz-tally.txt \
+	  $(CARGO) test --release -p dcqcn-harness --test parser_fuzz -p dcqcn-net --test parser_fuzz \
+	  -p dcqcn-cosim --test parser_fuzz -p dcqcn-cli --bin dcqcn
+	sort target/parser-fuzz-tally.txt | uniq -c
 
 bench: deps
 	$(CARGO) bench --workspace --bench speed

@@ -25,15 +25,19 @@ pub enum GoldenCmd {
         /// Saved fuzz cases that become sets `fuzz-<file stem>` with --canonical.
         #[arg(long, default_value = "crates/dcqcn-cosim/tests/fuzz-regressions")]
         cases_dir: PathBuf,
-        /// Cycles (with --scenario).
-        #[arg(long, value_parser = crate::parse_count, default_value = "50000")]
+        /// Cycles (with --scenario), 1 to 2^31-1 (the format's limit).
+        #[arg(long, value_parser = crate::parse_positive, default_value = "50000")]
         cycles: u64,
         /// Stimulus seed (with --scenario).
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Output directory: the set's own (or, with --canonical, the parent of every set).
+        /// Output directory: the set's own (or, with --canonical, the parent of every set). It
+        /// must be new, empty, or already a golden set (a folder of sets with --canonical).
         #[arg(long)]
         out: PathBuf,
+        /// Write into --out even if it holds other files.
+        #[arg(long)]
+        force: bool,
     },
     /// Check vector sets: manifest checksums, file structure, and that the model still produces
     /// exactly these bytes. Each DIR is a set or a directory of sets (default: golden).
@@ -63,7 +67,7 @@ fn gen_one(def: &SetDef, out: &Path) -> Result<Coverage, GoldenFailure> {
     let g = golden::generate(def)?;
     golden::write_set(out, &g)?;
     let bytes = g.bytes();
-    println!(
+    outln!(
         "{:<32} {:>2} B {:>8} cycles {:>9} bytes {:>7.2} B/cycle {:>5} templates {:>2}/{} bins  {:.1} s",
         def.name,
         def.params.data_bytes(),
@@ -88,6 +92,46 @@ fn dir_bytes(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// Refuses an output folder that holds anything but golden sets (`--out /`, a source tree):
+/// `dir` must be missing, empty, a set (a `manifest.txt` in it) or, with `canonical`, a folder
+/// of sets only.
+fn check_out(dir: &Path, canonical: bool) -> Result<(), GoldenFailure> {
+    let shown = dir.display();
+    let meta = match std::fs::metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(GoldenFailure::Input(format!("--out {shown}: {e}"))),
+        Ok(m) => m,
+    };
+    if !meta.is_dir() {
+        return Err(GoldenFailure::Input(format!("--out {shown}: not a folder")));
+    }
+    let is_set = |p: &Path| p.join("manifest.txt").is_file();
+    let mut entries = std::fs::read_dir(dir)
+        .map_err(|e| GoldenFailure::Input(format!("--out {shown}: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .peekable();
+    if entries.peek().is_none() || (!canonical && is_set(dir)) {
+        return Ok(());
+    }
+    let stray = if canonical {
+        entries.find(|p| !(p.is_dir() && is_set(p)))
+    } else {
+        entries.next()
+    };
+    match stray {
+        None => Ok(()),
+        Some(p) => Err(GoldenFailure::Input(format!(
+            "--out {shown}: not empty and not {} ({} is in it); give a new or empty folder, or --force",
+            if canonical {
+                "a folder of golden sets"
+            } else {
+                "a golden set (no manifest.txt)"
+            },
+            p.display()
+        ))),
+    }
+}
+
 pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
     match cmd {
         GoldenCmd::Gen {
@@ -99,7 +143,11 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             cycles,
             seed,
             out,
+            force,
         } => {
+            if !*force {
+                check_out(out, *canonical)?;
+            }
             if *canonical {
                 let mut all = Coverage::new();
                 let mut bytes = 0u64;
@@ -108,8 +156,8 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
                     all.merge(&gen_one(&def, &dir)?);
                     bytes += dir_bytes(&dir);
                 }
-                println!("{} bytes in {}; all sets together:", bytes, out.display());
-                print!("{}", all.table());
+                outln!("{} bytes in {}; all sets together:", bytes, out.display());
+                out!("{}", all.table());
                 return Ok(());
             }
             let def = if let Some(s) = scenario {
@@ -132,7 +180,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             for d in golden::find_sets(dirs)? {
                 let t = Instant::now();
                 match golden::verify_set(&d) {
-                    Ok(v) => println!(
+                    Ok(v) => outln!(
                         "ok    {:<24} {:>8} cycles {:>9} bytes  {:.1} s",
                         v.name,
                         v.cycles,
@@ -140,7 +188,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
                         t.elapsed().as_secs_f64()
                     ),
                     Err(e) => {
-                        println!("FAIL  {}", d.display());
+                        outln!("FAIL  {}", d.display());
                         // Keep going so that one run lists every bad set.
                         let f = GoldenFailure::from(e);
                         match &f {
@@ -165,7 +213,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
         }
         GoldenCmd::List => {
             for d in golden::canonical() {
-                println!(
+                outln!(
                     "{:<20} {:>2} B {:>8} cycles  {}",
                     d.name,
                     d.params.data_bytes(),

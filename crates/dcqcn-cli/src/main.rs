@@ -1,6 +1,23 @@
 //! `dcqcn`: run the model and the RTL in lockstep (`cosim`), the model alone (`sim`), or list what
 //! is built in. Exit codes: 0 pass, 1 mismatch, 2 bad input.
 
+/// `println!` for the command's output, through [`write_stdout`].
+macro_rules! outln {
+    () => {
+        $crate::write_stdout(format_args!("\n"))
+    };
+    ($($t:tt)*) => {
+        $crate::write_stdout(format_args!("{}\n", format_args!($($t)*)))
+    };
+}
+
+/// `print!` for the command's output, through [`write_stdout`].
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::write_stdout(format_args!($($t)*))
+    };
+}
+
 mod golden;
 mod net;
 
@@ -26,6 +43,61 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// Exit status when standard output is closed early (`dcqcn variants | head -1`): what a shell
+/// reports for a coreutils command ended by SIGPIPE (128 + 13).
+const EXIT_CLOSED_STDOUT: i32 = 141;
+
+/// Writes the command's output; a reader that went away ends the process quietly with
+/// [`EXIT_CLOSED_STDOUT`] (like coreutils), any other write error is reported (exit 2).
+fn write_stdout(args: std::fmt::Arguments) {
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        stdout_failed(&e);
+    }
+}
+
+/// Ends the process after a failed write to standard output.
+fn stdout_failed(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(EXIT_CLOSED_STDOUT);
+    }
+    eprintln!("error: writing standard output: {e}");
+    std::process::exit(2);
+}
+
+/// A count of cycles or cases that must do something: [`parse_count`] above 0.
+fn parse_positive(s: &str) -> Result<u64, String> {
+    match parse_count(s)? {
+        0 => Err("0 would check nothing: give at least 1".into()),
+        n => Ok(n),
+    }
+}
+
+/// `--seconds`: a finite time budget above 0, at most a week.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 604_800.0 => Ok(x),
+        Ok(_) => Err(format!(
+            "`{}`: must be above 0 and at most 604800 (a week); 0 would check nothing",
+            dcqcn_harness::clip(s)
+        )),
+        Err(_) => Err(format!(
+            "`{}` is not a number of seconds",
+            dcqcn_harness::clip(s)
+        )),
+    }
+}
+
+/// `--jobs`: at least one worker thread, at most 1024.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        _ => Err(format!(
+            "`{}`: must be a thread count 1..=1024",
+            dcqcn_harness::clip(s)
+        )),
+    }
+}
+
 /// A cycle count: `50000000`, `50_000_000`, `50M`, `2k`.
 fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.replace('_', "");
@@ -38,17 +110,25 @@ fn parse_count(s: &str) -> Result<u64, String> {
     num.parse::<u64>()
         .ok()
         .and_then(|n| n.checked_mul(mul))
-        .ok_or_else(|| format!("`{s}` is not a cycle count (e.g. 1000000, 1_000_000, 1M)"))
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a cycle count (e.g. 1000000, 1_000_000, 1M)",
+                dcqcn_harness::clip(s)
+            )
+        })
 }
 
 /// A cycle window `A:B` (B excluded).
 fn parse_window(s: &str) -> Result<(u64, u64), String> {
     let (a, b) = s
         .split_once(':')
-        .ok_or_else(|| format!("`{s}`: expected FROM:TO cycles"))?;
+        .ok_or_else(|| format!("`{}`: expected FROM:TO cycles", dcqcn_harness::clip(s)))?;
     let (a, b) = (parse_count(a)?, parse_count(b)?);
     if a >= b {
-        return Err(format!("`{s}`: FROM must be below TO"));
+        return Err(format!(
+            "`{}`: FROM must be below TO",
+            dcqcn_harness::clip(s)
+        ));
     }
     Ok((a, b))
 }
@@ -80,7 +160,7 @@ struct RunArgs {
     #[arg(long)]
     scenario: Option<String>,
     /// Cycles per scenario (default: the scenario's own length).
-    #[arg(long, value_parser = parse_count)]
+    #[arg(long, value_parser = parse_positive)]
     cycles: Option<u64>,
     /// Stimulus seed.
     #[arg(long, default_value_t = 1)]
@@ -88,10 +168,6 @@ struct RunArgs {
     /// Register configuration file (TOML, human units), replacing the scenario's configuration.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Start every RTL register at a random value drawn from this seed (0: all zero), so that a
-    /// register the reset misses shows up as a mismatch.
-    #[arg(long, default_value_t = 0)]
-    init_seed: u64,
 }
 
 #[derive(Subcommand)]
@@ -100,11 +176,16 @@ enum Cmd {
     Cosim {
         #[command(flatten)]
         run: RunArgs,
+        /// Start every RTL register at a random value drawn from this seed (0: all zero), so that
+        /// a register the reset misses shows up as a mismatch.
+        #[arg(long, default_value_t = 0)]
+        init_seed: u64,
         /// Write a waveform of both sides (scopes tb, model, rtl) to this VCD file (needs --scenario).
         #[arg(long)]
         vcd: Option<PathBuf>,
-        /// Only trace cycles FROM:TO into --vcd (default: the whole run).
-        #[arg(long, value_parser = parse_window)]
+        /// Only trace cycles FROM:TO into --vcd (default: the whole run); FROM must be inside
+        /// the run.
+        #[arg(long, value_parser = parse_window, requires = "vcd")]
         vcd_window: Option<(u64, u64)>,
         /// RTL variant (see `dcqcn variants`); default: the --hdl variant of the scenario's beat
         /// width, e.g. w8 or vhdl-w8.
@@ -132,19 +213,19 @@ enum Cmd {
     /// a minimal case, saved, and reported like a cosim mismatch.
     Fuzz {
         /// Number of cases (default 1000 unless --seconds is given).
-        #[arg(long, value_parser = parse_count)]
+        #[arg(long, value_parser = parse_positive)]
         cases: Option<u64>,
         /// Stop starting new cases after this many seconds.
-        #[arg(long)]
+        #[arg(long, value_parser = parse_seconds)]
         seconds: Option<f64>,
         /// Campaign seed: case n is drawn from (seed, n) alone.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Cycles per case.
-        #[arg(long, value_parser = parse_count, default_value = "50000")]
+        #[arg(long, value_parser = parse_positive, default_value = "50000")]
         cycles: u64,
         /// Worker threads (default: every core).
-        #[arg(long)]
+        #[arg(long, value_parser = parse_jobs)]
         jobs: Option<usize>,
         /// Run every case on this RTL variant (e.g. a mutant).
         #[arg(long, conflicts_with = "hdl")]
@@ -153,8 +234,9 @@ enum Cmd {
         /// HDL, the SystemVerilog first, same cases).
         #[arg(long, value_enum, default_value = "sv")]
         hdl: HdlChoice,
-        /// Replay a saved case instead of fuzzing.
-        #[arg(long)]
+        /// Replay a saved case instead of fuzzing (on the case's own variant, for its own
+        /// length: campaign options are refused with it).
+        #[arg(long, conflicts_with_all = ["cases", "seconds", "seed", "cycles", "jobs", "variant", "hdl", "save"])]
         replay: Option<PathBuf>,
         /// Where a failing case is saved; its report and waveform go beside it.
         #[arg(long, default_value = "dcqcn-fuzz-case.json")]
@@ -193,7 +275,7 @@ fn scenarios_for(arg: &Option<String>, default_all: bool) -> Result<Vec<Scenario
         Some(name) => scenario::by_name(name).map(|s| vec![s]).ok_or_else(|| {
             Failure::Input(
                 CosimError::UnknownScenario {
-                    name: name.to_string(),
+                    name: dcqcn_harness::clip(name),
                     known: scenario::names().iter().map(|s| s.to_string()).collect(),
                 }
                 .to_string(),
@@ -202,7 +284,14 @@ fn scenarios_for(arg: &Option<String>, default_all: bool) -> Result<Vec<Scenario
     }
 }
 
-fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Failure> {
+/// The run of `sc` with the command line's arguments; `init_seed`: the RTL's random power-up
+/// values (cosim only; 0 for the model alone).
+fn run_spec(
+    sc: &Scenario,
+    args: &RunArgs,
+    variant: &str,
+    init_seed: u64,
+) -> Result<RunSpec, Failure> {
     let params = sc.params();
     let mut stimulus = sc.stimulus.clone();
     let mut replay = format!("dcqcn cosim --scenario {} --seed {}", sc.name, args.seed);
@@ -214,8 +303,8 @@ fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Fai
     if variant != rtl::width_variant(sc.data_bytes) {
         replay += &format!(" --variant {variant}");
     }
-    if args.init_seed != 0 {
-        replay += &format!(" --init-seed {}", args.init_seed);
+    if init_seed != 0 {
+        replay += &format!(" --init-seed {init_seed}");
     }
     Ok(RunSpec {
         scenario: sc.name.to_string(),
@@ -225,7 +314,7 @@ fn run_spec(sc: &Scenario, args: &RunArgs, variant: &str) -> Result<RunSpec, Fai
         cycles: args.cycles.unwrap_or(sc.default_cycles),
         variant: variant.to_string(),
         replay,
-        rtl_init_seed: args.init_seed,
+        rtl_init_seed: init_seed,
     })
 }
 
@@ -236,7 +325,7 @@ fn create(path: &Path) -> Result<std::io::BufWriter<std::fs::File>, Failure> {
 }
 
 fn header() {
-    println!(
+    outln!(
         "{:<15} {:>3} {:>11} {:>10} {:>6} {:>6} {:>7} {:>5} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9}",
         "scenario",
         "B",
@@ -256,7 +345,7 @@ fn header() {
 }
 
 fn row(name: &str, db: u32, s: &RunStats, mismatches: u64) {
-    println!(
+    outln!(
         "{:<15} {:>3} {:>11} {:>10} {:>6} {:>6} {:>7} {:>5} {:>7} {:>7} {:>7} {:>6} {:>10} {:>9.2}",
         name,
         db,
@@ -278,6 +367,7 @@ fn row(name: &str, db: u32, s: &RunStats, mismatches: u64) {
 /// Arguments of `dcqcn cosim`.
 struct CosimArgs<'a> {
     run: &'a RunArgs,
+    init_seed: u64,
     vcd: &'a Option<PathBuf>,
     vcd_window: Option<(u64, u64)>,
     variant: &'a Option<String>,
@@ -297,7 +387,7 @@ fn cosim(a: &CosimArgs) -> Result<(), Failure> {
     }
     for &hdl in a.hdl.hdls() {
         if a.hdl == HdlChoice::Both {
-            println!("== {} ==", hdl.name());
+            outln!("== {} ==", hdl.name());
         }
         cosim_on(a, hdl)?;
     }
@@ -320,9 +410,15 @@ fn cosim_on(a: &CosimArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
         let v = variant
             .clone()
             .unwrap_or_else(|| hdl.width_variant(sc.data_bytes));
-        let spec = run_spec(sc, args, &v)?;
+        let spec = run_spec(sc, args, &v, a.init_seed)?;
         let outcome = if let Some(path) = vcd {
             let (a, b) = vcd_window.unwrap_or((0, u64::MAX));
+            if a >= spec.cycles {
+                return Err(Failure::Input(format!(
+                    "--vcd-window {a}:{b}: starts at or after the end of the run ({} cycles): the waveform would be empty",
+                    spec.cycles
+                )));
+            }
             vcd_out::run_traced(&spec, path, a..b).map_err(|e| Failure::Input(e.to_string()))?
         } else {
             lockstep::run(&spec, None)?
@@ -344,9 +440,9 @@ fn cosim_on(a: &CosimArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
             return Err(Failure::Mismatch);
         }
     }
-    print!("{}", coverage.table());
+    out!("{}", coverage.table());
     if list.len() > 1 {
-        println!(
+        outln!(
             "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s{}",
             total.cycles,
             total.cycles_per_second() / 1e6,
@@ -380,7 +476,7 @@ fn write_mismatch(spec: &RunSpec, m: &Mismatch, report: &Path) {
 
 fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure> {
     let sc = scenarios_for(&args.scenario, false)?.remove(0);
-    let spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes))?;
+    let spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes), 0)?;
     let mut w: Box<dyn Write> = match out {
         Some(p) => Box::new(create(p)?),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -423,6 +519,9 @@ fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure>
         }
     });
     if let Some(e) = io_err.or_else(|| w.flush().err()) {
+        if out.is_none() {
+            stdout_failed(&e);
+        }
         return Err(Failure::Input(format!("writing the trace: {e}")));
     }
     eprintln!(
@@ -464,7 +563,7 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
         let r = fuzz::replay(path)?;
         return match r.outcome.mismatch {
             None => {
-                println!(
+                outln!(
                     "{}: {} cycles, 0 mismatches",
                     path.display(),
                     r.outcome.stats.cycles
@@ -481,7 +580,8 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
     if let Some(v) = a.variant {
         if !rtl::variants().iter().any(|x| &x.name == v) {
             return Err(Failure::Input(format!(
-                "unknown RTL variant `{v}` (see `dcqcn variants`)"
+                "unknown RTL variant `{}` (see `dcqcn variants`)",
+                dcqcn_harness::clip(v)
             )));
         }
     }
@@ -513,7 +613,13 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
     let r = fuzz::campaign(&cfg, &progress);
     bar.finish();
     let r = r?;
-    println!(
+    if r.cases == 0 {
+        return Err(Failure::Input(format!(
+            "--seconds {}: no case finished in that time, nothing was checked",
+            a.seconds.unwrap_or_default()
+        )));
+    }
+    outln!(
         "fuzz{}: {} cases x {} cycles on {} threads (seed {}): {} cycles in {:.1} s, {:.2} M cycles/s ({:.2} per thread), {}",
         match (&cfg.variant, hdl) {
             (Some(v), _) => format!(" on {v}"),
@@ -529,7 +635,7 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
         r.cycles as f64 / r.seconds / 1e6 / cfg.jobs as f64,
         if r.failure.is_some() { "FAILED" } else { "0 mismatches" }
     );
-    print!("{}", r.coverage.table());
+    out!("{}", r.coverage.table());
     let Some(f) = r.failure else { return Ok(()) };
     let saved = fuzz::save_failure(&f, cfg.variant_for(&f.case).as_deref(), a.save)?;
     eprintln!(
@@ -547,11 +653,38 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
     Err(Failure::Mismatch)
 }
 
+/// A line of a command-line error as shown: a huge argument (quoted by clap as `'...'`) is not
+/// echoed whole.
+fn clip_line(line: &str) -> String {
+    line.split('\'')
+        .enumerate()
+        .map(|(k, part)| {
+            if k % 2 == 1 {
+                dcqcn_harness::clip(part)
+            } else {
+                part.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("'")
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help, --version: on standard output, exit 0.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            for line in e.render().to_string().lines() {
+                eprintln!("{}", clip_line(line));
+            }
+            return ExitCode::from(2);
+        }
+    };
     let r = match &cli.cmd {
         Cmd::Cosim {
             run,
+            init_seed,
             vcd,
             vcd_window,
             variant,
@@ -559,6 +692,7 @@ fn main() -> ExitCode {
             report,
         } => cosim(&CosimArgs {
             run,
+            init_seed: *init_seed,
             vcd,
             vcd_window: *vcd_window,
             variant,
@@ -599,15 +733,18 @@ fn main() -> ExitCode {
             .map_err(|e| Failure::Input(e.to_string())),
         Cmd::Variants => {
             for v in rtl::variants() {
-                println!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);
+                outln!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);
             }
             Ok(())
         }
         Cmd::Scenarios => {
             for s in scenario::builtin() {
-                println!(
+                outln!(
                     "{:<15} {:>2} B {:>11} cycles  {}",
-                    s.name, s.data_bytes, s.default_cycles, s.description
+                    s.name,
+                    s.data_bytes,
+                    s.default_cycles,
+                    s.description
                 );
             }
             Ok(())
@@ -620,5 +757,107 @@ fn main() -> ExitCode {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// The parser fuzz inputs shared by every crate (issue #11).
+#[cfg(test)]
+#[path = "../../dcqcn-harness/tests/support/parser_input.rs"]
+mod parser_input;
+
+#[cfg(test)]
+mod tests {
+    //! Parser fuzz target (issue #11) for the command line's counts, windows, seconds and thread
+    //! counts: arbitrary text in, a value or a short message out, never a panic or a wrap.
+
+    use super::parser_input::{config, input, timed};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn samples() -> Vec<String> {
+        [
+            "50000",
+            "50_000_000",
+            "1M",
+            "300k",
+            "2G",
+            "240k:260k",
+            "0:1",
+            "1.5",
+            "600",
+            "8",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn cli_counts_and_units(text in input(samples())) {
+            let (count, positive, window, seconds, jobs) = timed("CLI values", || {
+                (
+                    parse_count(&text),
+                    parse_positive(&text),
+                    parse_window(&text),
+                    parse_seconds(&text),
+                    parse_jobs(&text),
+                )
+            });
+            if let Ok(n) = positive {
+                prop_assert!(n >= 1);
+                prop_assert_eq!(count.clone(), Ok(n));
+            }
+            if let Ok(n) = count {
+                // The digits and the suffix say exactly this much, no wrapped value.
+                let t = text.replace('_', "");
+                let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+                let mul = match t.chars().last() {
+                    Some('k' | 'K') => 1_000u128,
+                    Some('M') => 1_000_000,
+                    Some('G') => 1_000_000_000,
+                    _ => 1,
+                };
+                prop_assert_eq!(u128::from(n), digits.parse::<u128>().unwrap_or(0) * mul);
+            }
+            if let Ok((a, b)) = window {
+                prop_assert!(a < b);
+            }
+            if let Ok(s) = seconds {
+                prop_assert!(s > 0.0 && s <= 604_800.0);
+            }
+            if let Ok(j) = jobs {
+                prop_assert!((1..=1024).contains(&j));
+            }
+            for e in [count.err(), window.err(), seconds.err(), jobs.err()].into_iter().flatten() {
+                prop_assert!(e.len() < 1_000, "{} bytes", e.len());
+            }
+        }
+    }
+
+    #[test]
+    fn counts_of_zero_and_past_u64_are_refused() {
+        assert_eq!(parse_count("0"), Ok(0));
+        assert!(parse_positive("0").unwrap_err().contains("check nothing"));
+        assert!(parse_positive("0k").is_err());
+        assert_eq!(parse_positive("18446744073709551615"), Ok(u64::MAX));
+        assert!(parse_count("18446744073709551616").is_err());
+        assert!(parse_count("18446744073709552k").is_err());
+        assert!(parse_seconds("0").is_err() && parse_seconds("inf").is_err());
+        assert!(parse_seconds("NaN").is_err() && parse_seconds("-1").is_err());
+        assert_eq!(parse_seconds("1.5"), Ok(1.5));
+        assert!(parse_jobs("0").is_err());
+        assert_eq!(clip_line("a 'b' c"), "a 'b' c");
+        let long = format!(
+            "error: invalid value '{}' for '--cycles <CYCLES>'",
+            "9".repeat(5000)
+        );
+        let c = clip_line(&long);
+        assert!(
+            c.len() < 200 && c.ends_with("for '--cycles <CYCLES>'"),
+            "{c}"
+        );
     }
 }

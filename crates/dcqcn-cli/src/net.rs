@@ -62,8 +62,8 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
             bar.set_position((done * 1000.0) as u64)
         })?;
         bar.finish_and_clear();
-        println!("{}", report.table());
-        println!(
+        outln!("{}", report.table());
+        outln!(
             "simulated {:.3} s in {:.1} s wall: {:.3} simulated s per wall s; limiter cycles stepped {} / skipped {}",
             report.simulated_s,
             report.wall_s,
@@ -71,7 +71,7 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
             report.stepped_cycles,
             report.skipped_cycles
         );
-        println!("wrote {}\n", report.files.join(", "));
+        outln!("wrote {}\n", report.files.join(", "));
         reports.push(report);
     }
     Ok(reports)

@@ -323,6 +323,17 @@ pub struct SavedCase {
 
 pub const SAVED_CASE_FORMAT: &str = "dcqcn-fuzz-case 1";
 
+/// Bounds of a saved case read from a file (docs/inputs.md), checked before anything runs.
+pub const MAX_CASE_BYTES: u64 = 16 << 20;
+/// At most this many cycles per case (a few tens of seconds of lockstep).
+pub const MAX_CASE_CYCLES: u64 = 100_000_000;
+/// The emulated switch's window (it holds one entry per cycle of it); the paper's is 5,000.
+pub const MAX_WINDOW_CYCLES: u32 = 1 << 20;
+/// Frames of the traffic source, in bytes.
+pub const MAX_FRAME_BYTES: u32 = 4096;
+/// Register writes of one periodic writer.
+pub const MAX_PERIODIC_VALUES: usize = 4096;
+
 impl SavedCase {
     /// The saved form of a campaign's failure: its shrunk case, run up to and including the
     /// mismatch, on `variant` (`None`: the case's beat width).
@@ -333,6 +344,107 @@ impl SavedCase {
             variant: variant.map(str::to_string),
             case: f.case.clone(),
         }
+    }
+
+    /// Checks every value against its field and every count against its bound, so that a case
+    /// edited by hand cannot wrap, allocate without bound, or run a model the RTL cannot hold;
+    /// `file` names the case in messages (`<file>: `<field>`: <why>`).
+    pub fn check(&self, file: &str) -> Result<(), CosimError> {
+        let bad = |field: &str, why: String| CosimError::Case(format!("{file}: `{field}`: {why}"));
+        if !(1..=MAX_CASE_CYCLES).contains(&self.cycles) {
+            return Err(bad(
+                "cycles",
+                format!("{}: must be 1..={MAX_CASE_CYCLES}", self.cycles),
+            ));
+        }
+        let c = &self.case;
+        Params::with_data_bytes(c.data_bytes)
+            .map_err(|e| bad("case.data_bytes", format!("{}: {e}", c.data_bytes)))?;
+        let st = &c.stimulus;
+        if let Some((name, v, w)) = st.config.out_of_range() {
+            return Err(bad(
+                &format!("case.stimulus.config.{name}"),
+                format!(
+                    "{v} does not fit the {w}-bit field (max {})",
+                    (1u64 << w) - 1
+                ),
+            ));
+        }
+        let prob = |field: &str, p: f64| {
+            if (0.0..=1.0).contains(&p) {
+                Ok(())
+            } else {
+                Err(bad(field, format!("{p}: a probability must be in 0..=1")))
+            }
+        };
+        let range = |field: &str, (lo, hi): (u32, u32), min: u32, max: u32| {
+            if lo < min || hi > max || lo > hi {
+                Err(bad(
+                    field,
+                    format!("({lo}, {hi}): must be (min, max) with {min} <= min <= max <= {max}"),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(t) = &st.traffic {
+            range(
+                "case.stimulus.traffic.frame_bytes",
+                t.frame_bytes,
+                1,
+                MAX_FRAME_BYTES,
+            )?;
+            range(
+                "case.stimulus.traffic.gap_cycles",
+                t.gap_cycles,
+                0,
+                u32::MAX,
+            )?;
+            prob("case.stimulus.traffic.valid_prob", t.valid_prob)?;
+        }
+        if let SinkSpec::Random { ready_prob } = st.sink {
+            prob("case.stimulus.sink.ready_prob", ready_prob)?;
+        }
+        match st.cnp {
+            CnpSpec::Switch {
+                window_cycles,
+                pulse_cycles,
+                ..
+            } => {
+                if !(1..=MAX_WINDOW_CYCLES).contains(&window_cycles) {
+                    return Err(bad(
+                        "case.stimulus.cnp.window_cycles",
+                        format!("{window_cycles}: must be 1..={MAX_WINDOW_CYCLES}"),
+                    ));
+                }
+                if pulse_cycles == 0 {
+                    return Err(bad(
+                        "case.stimulus.cnp.pulse_cycles",
+                        "must be at least 1".into(),
+                    ));
+                }
+            }
+            CnpSpec::Random { prob: p, .. } => prob("case.stimulus.cnp.prob", p)?,
+            CnpSpec::None | CnpSpec::Periodic { .. } => {}
+        }
+        let a = &st.axil;
+        prob("case.stimulus.axil.read_prob", a.read_prob)?;
+        prob("case.stimulus.axil.write_prob", a.write_prob)?;
+        prob("case.stimulus.axil.bready_prob", a.bready_prob)?;
+        prob("case.stimulus.axil.rready_prob", a.rready_prob)?;
+        for (k, w) in a.periodic.iter().enumerate() {
+            if w.values.is_empty() || w.values.len() > MAX_PERIODIC_VALUES {
+                return Err(bad(
+                    &format!("case.stimulus.axil.periodic[{k}].values"),
+                    format!(
+                        "{} values: must be 1..={MAX_PERIODIC_VALUES}",
+                        w.values.len()
+                    ),
+                ));
+            }
+        }
+        range("case.stimulus.resets.width", st.resets.width, 1, u32::MAX)?;
+        Ok(())
     }
 
     /// The lockstep run of the saved case; `replay` is the command that reproduces it.
@@ -403,6 +515,35 @@ pub struct Replayed {
 /// Loads a saved case and runs it model-vs-RTL for its saved length, on its saved variant.
 pub fn replay(path: &Path) -> Result<Replayed, CosimError> {
     let saved = load_case(path)?;
+    let file = path.display().to_string();
+    let variants = rtl::variants();
+    let compiled = || {
+        variants
+            .iter()
+            .map(|v| format!("{} ({} B)", v.name, v.data_bytes))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match &saved.variant {
+        Some(v) => {
+            if !variants.iter().any(|x| &x.name == v) {
+                return Err(CosimError::Case(format!(
+                    "{file}: `variant`: unknown RTL variant `{}` (compiled: {})",
+                    crate::clip(v),
+                    compiled()
+                )));
+            }
+        }
+        None => {
+            let db = saved.case.data_bytes;
+            if !variants.iter().any(|x| x.name == rtl::width_variant(db)) {
+                return Err(CosimError::Case(format!(
+                    "{file}: `case.data_bytes`: no RTL variant with {db}-byte beats is compiled into this binary (compiled: {})",
+                    compiled()
+                )));
+            }
+        }
+    }
     let spec = saved.run_spec(replay_command(path))?;
     let mut outcome = lockstep::run(&spec, None)?;
     if let Some(m) = outcome.mismatch.as_mut() {
@@ -571,20 +712,54 @@ pub fn campaign(
     })
 }
 
-/// Reads a saved case; errors name the file and the line.
+/// Reads a saved case; errors name the file and the line, or the field and its bound.
 pub fn load_case(path: &Path) -> Result<SavedCase, CosimError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| CosimError::Io {
-        path: file.clone(),
-        source,
+    let text = read_bounded(path, MAX_CASE_BYTES)?;
+    parse_case(&text, &path.display().to_string())
+}
+
+/// A saved case from its JSON text; `file` names it in errors.
+pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, CosimError> {
+    let saved: SavedCase = serde_json::from_str(text).map_err(|e| {
+        CosimError::Case(format!(
+            "{file}:{}: {}",
+            e.line(),
+            dcqcn_harness::clip_message(&e.to_string())
+        ))
     })?;
-    let saved: SavedCase = serde_json::from_str(&text)
-        .map_err(|e| CosimError::Case(format!("{file}:{}: {e}", e.line())))?;
     if saved.format != SAVED_CASE_FORMAT {
         return Err(CosimError::Case(format!(
             "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",
-            saved.format
+            crate::clip(&saved.format)
         )));
     }
+    saved.check(file)?;
     Ok(saved)
+}
+
+/// The text of a regular file of at most `max` bytes (not a device, a fifo or a folder), read
+/// without ever holding more than `max + 1` bytes.
+pub fn read_bounded(path: &Path, max: u64) -> Result<String, CosimError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let io = |source| CosimError::Io {
+        path: file.clone(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(CosimError::Case(format!("{file}: not a regular file")));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > max {
+        return Err(CosimError::Case(format!(
+            "{file}: larger than the limit of {max} bytes"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| CosimError::Case(format!("{file}: not UTF-8 text")))
 }

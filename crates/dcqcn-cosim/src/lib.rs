@@ -27,6 +27,7 @@ pub mod stimulus;
 pub mod vcd_out;
 pub mod wide;
 
+pub use dcqcn_harness::clip;
 use thiserror::Error;
 
 #[derive(Debug, Error)]

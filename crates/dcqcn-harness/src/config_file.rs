@@ -85,8 +85,12 @@ pub fn syntax_error(text: &str, file: &str, e: &toml::de::Error) -> ConfigFileEr
     ConfigFileError::Syntax {
         file: file.to_string(),
         message: match e.span() {
-            Some(sp) => format!("line {}: {}", line_of(text, sp.start), e.message()),
-            None => e.message().to_string(),
+            Some(sp) => format!(
+                "line {}: {}",
+                line_of(text, sp.start),
+                crate::clip_message(e.message())
+            ),
+            None => crate::clip_message(e.message()),
         },
     }
 }
@@ -173,7 +177,7 @@ impl Source<'_> {
         field: &str,
     ) -> Result<T, ConfigFileError> {
         T::deserialize(v.get_ref().clone())
-            .map_err(|e| self.error(v.span(), field, e.message().to_string()))
+            .map_err(|e| self.error(v.span(), field, crate::clip_message(e.message())))
     }
 }
 
@@ -214,13 +218,24 @@ pub fn apply(
                     "base",
                     format!(
                         "unknown configuration `{}` (known: {})",
-                        b.get_ref(),
+                        crate::clip(b.get_ref()),
                         known.join(", ")
                     ),
                 )
             })?
             .config(params),
     };
+    let gain = registers.keys().find(|k| k.get_ref() == "g");
+    if let (Some(g), Some(a)) = (gain, registers.keys().find(|k| k.get_ref() == "alpha_g")) {
+        return Err(src.error(
+            g.span(),
+            "g",
+            format!(
+                "given together with `alpha_g` (line {}): both set alpha_g, give one",
+                src.line(a.span())
+            ),
+        ));
+    }
     for (key, value) in registers {
         let name = key.get_ref().as_str();
         let k = kind(name).ok_or_else(|| {
@@ -228,7 +243,7 @@ pub fn apply(
             known.push("g");
             src.error(
                 key.span(),
-                name,
+                &crate::clip(name),
                 format!("unknown register field (known: {})", known.join(", ")),
             )
         })?;
@@ -281,14 +296,51 @@ pub fn apply(
     Ok(cfg)
 }
 
+/// The largest TOML file (register or network configuration) read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The text of a configuration file: a regular file (not a device or a fifo) of at most
+/// [`MAX_FILE_BYTES`], read without ever holding more.
+pub fn read_text(path: &Path) -> Result<String, ConfigFileError> {
+    use std::io::Read;
+    let file = path.display().to_string();
+    let read_err = |source| ConfigFileError::Read {
+        file: file.clone(),
+        source,
+    };
+    let syntax = |message: String| ConfigFileError::Syntax {
+        file: file.clone(),
+        message,
+    };
+    if !std::fs::metadata(path).map_err(read_err)?.is_file() {
+        return Err(syntax("not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(read_err)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(syntax(format!(
+            "larger than the limit of {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        syntax(format!(
+            "line {}: not UTF-8 text",
+            line_of(
+                std::str::from_utf8(&e.as_bytes()[..e.utf8_error().valid_up_to()]).unwrap_or(""),
+                usize::MAX
+            )
+        ))
+    })
+}
+
 /// Reads and parses a configuration file.
 pub fn load(path: &Path, params: &Params) -> Result<Config, ConfigFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
-        file: file.clone(),
-        source,
-    })?;
-    parse(&text, &file, params)
+    parse(&read_text(path)?, &file, params)
 }
 
 #[cfg(test)]
@@ -346,5 +398,61 @@ inc_interval = "2ms"
         );
         let e = parse("[registers]\nclamp_tgt = \"yes\"\n", "c.toml", &P).unwrap_err();
         assert!(e.to_string().contains("expected true or false"), "{e}");
+    }
+
+    #[test]
+    fn g_and_alpha_g_together_are_an_error() {
+        for text in [
+            "[registers]\ng = \"1/256\"\nalpha_g = 1020\n",
+            "[registers]\nalpha_g = 3\nrai = 5\ng = \"1/2\"\n",
+        ] {
+            let e = parse(text, "c.toml", &P).unwrap_err().to_string();
+            assert!(
+                e.contains("c.toml:") && e.contains("`g`: given together with `alpha_g` (line"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            parse("[registers]\nalpha_g = 1020\n", "c.toml", &P)
+                .unwrap()
+                .alpha_g,
+            1020
+        );
+    }
+
+    #[test]
+    fn huge_or_wrapping_values_name_the_field() {
+        for (text, field) in [
+            (
+                "[registers]\nrai = \"340282366920938463463374607431GB/s\"\n",
+                "`rai`",
+            ),
+            (
+                "[registers]\ng = \"99999999999999999999/0.0000000001\"\n",
+                "`g`",
+            ),
+            (
+                "[registers]\ncredit_cap = \"99999999999999999999999GiB\"\n",
+                "`credit_cap`",
+            ),
+            (
+                "[registers]\ninc_interval = \"99999999999999999999s\"\n",
+                "`inc_interval`",
+            ),
+        ] {
+            let e = parse(text, "c.toml", &P).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("c.toml:2: {field}:")), "{e}");
+        }
+    }
+
+    #[test]
+    fn special_and_huge_files_are_refused_before_reading() {
+        let e = load(Path::new("/dev/zero"), &P).unwrap_err().to_string();
+        assert_eq!(e, "/dev/zero: not a regular file");
+        let big = std::env::temp_dir().join(format!("dcqcn-big-{}.toml", std::process::id()));
+        std::fs::write(&big, vec![b'#'; MAX_FILE_BYTES as usize + 1]).unwrap();
+        let e = load(&big, &P).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&big);
+        assert!(e.ends_with("larger than the limit of 1048576 bytes"), "{e}");
     }
 }

@@ -18,7 +18,7 @@ pub struct UnitError {
 
 fn err(input: &str, reason: impl Into<String>) -> UnitError {
     UnitError {
-        input: input.to_string(),
+        input: crate::clip(input),
         reason: reason.into(),
     }
 }
@@ -66,15 +66,26 @@ fn split(input: &str) -> Result<(Decimal, String), UnitError> {
     ))
 }
 
-/// round_half_up(d x num / den).
+/// round_half_up(n / den) without overflow (n / den + 1 when the remainder is at least half).
+fn div_round_half_up(n: u128, den: u128) -> u128 {
+    let (q, r) = (n / den, n % den);
+    if r >= den - r {
+        q + 1
+    } else {
+        q
+    }
+}
+
+/// round_half_up(d x num / den), every step checked: a product that does not fit is an error,
+/// never a wrapped value.
 fn scale(d: Decimal, num: u128, den: u128, input: &str) -> Result<u64, UnitError> {
-    let den = den * 10u128.pow(d.scale);
-    let n = d
-        .mantissa
-        .checked_mul(num)
-        .ok_or_else(|| err(input, "value out of range"))?;
-    let v = (n + den / 2) / den;
-    u64::try_from(v).map_err(|_| err(input, "value out of range"))
+    let range = || err(input, "value out of range");
+    let den = 10u128
+        .checked_pow(d.scale)
+        .and_then(|p| p.checked_mul(den))
+        .ok_or_else(|| err(input, "too many decimal places"))?;
+    let n = d.mantissa.checked_mul(num).ok_or_else(range)?;
+    u64::try_from(div_round_half_up(n, den)).map_err(|_| range())
 }
 
 /// A rate to bytes/s. Units: `bps b/s Kbps Kb/s Mbps Mb/s Gbps Gb/s` (bits, SI) and
@@ -93,7 +104,10 @@ pub fn rate_bytes_per_s(input: &str) -> Result<u64, UnitError> {
         _ => {
             return Err(err(
                 input,
-                format!("unknown rate unit `{unit}` (use Gbps, Mbps, MB/s, B/s ...)"),
+                format!(
+                    "unknown rate unit `{}` (use Gbps, Mbps, MB/s, B/s ...)",
+                    crate::clip(&unit)
+                ),
             ))
         }
     };
@@ -113,7 +127,10 @@ pub fn cycles(input: &str, clk_hz: u32) -> Result<u64, UnitError> {
         _ => {
             return Err(err(
                 input,
-                format!("unknown time unit `{unit}` (use s, ms, us, ns or cycles)"),
+                format!(
+                    "unknown time unit `{}` (use s, ms, us, ns or cycles)",
+                    crate::clip(&unit)
+                ),
             ))
         }
     };
@@ -134,7 +151,10 @@ pub fn bytes(input: &str) -> Result<u64, UnitError> {
         _ => {
             return Err(err(
                 input,
-                format!("unknown size unit `{unit}` (use B, KB, MB, KiB, MiB)"),
+                format!(
+                    "unknown size unit `{}` (use B, KB, MB, KiB, MiB)",
+                    crate::clip(&unit)
+                ),
             ))
         }
     };
@@ -149,10 +169,18 @@ pub fn alpha_g_from_gain(input: &str) -> Result<u16, UnitError> {
         if !nu.is_empty() || !du.is_empty() || dn.mantissa == 0 {
             return Err(err(input, "expected a fraction like `1/256`"));
         }
-        // round(1024 n / d) with both sides exact decimals.
-        let num = n.mantissa * 1024 * 10u128.pow(dn.scale);
-        let den = dn.mantissa * 10u128.pow(n.scale);
-        (num + den / 2) / den
+        // round(1024 n / d) with both sides exact decimals, every product checked.
+        let range = || err(input, "g must be between 0 and 1");
+        let num = n
+            .mantissa
+            .checked_mul(1024)
+            .and_then(|x| x.checked_mul(10u128.checked_pow(dn.scale)?))
+            .ok_or_else(range)?;
+        let den = 10u128
+            .checked_pow(n.scale)
+            .and_then(|p| p.checked_mul(dn.mantissa))
+            .ok_or_else(range)?;
+        div_round_half_up(num, den)
     } else {
         let (d, unit) = split(input)?;
         if !unit.is_empty() {
@@ -284,7 +312,7 @@ impl<'de> Deserialize<'de> for Count {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let n = Written::deserialize(d)?.value(|s| {
             s.trim().parse::<u64>().map_err(|_| UnitError {
-                input: s.to_string(),
+                input: crate::clip(s),
                 reason: "expected a plain integer".into(),
             })
         })?;
@@ -383,6 +411,60 @@ mod tests {
         assert!(cycles("1.2.3ms", 1_000_000).is_err());
         assert!(alpha_g_from_gain("2").is_err());
         assert!(rate_bytes_per_s("99999999999999999999999999999Gbps").is_err());
+    }
+
+    #[test]
+    fn huge_values_are_errors_never_wrapped() {
+        // Each of these once wrapped an intermediate u128 (rai = 0, alpha_g = 0 ...).
+        // Once 0: the rounding's `n + den / 2` wrapped; the exact value is 425,352,958.65 B/s.
+        assert_eq!(
+            rate_bytes_per_s("3.40282366920938463463374607431Gbps").unwrap(),
+            425_352_959
+        );
+        for v in [
+            "340282366920938463463374607431GB/s",
+            "99999999999999999999999999999.9Mbps",
+            "18446744073709551616",
+            "18446744073709551616B/s",
+        ] {
+            let e = rate_bytes_per_s(v).expect_err(v);
+            assert!(e.to_string().contains("out of range"), "{v}: {e}");
+        }
+        // 10^30 x 10^9 (the scale of `ns`) once wrapped the divisor.
+        for v in [
+            ".000000000000000000000000000001ns",
+            "9999999999999999999999999999s",
+        ] {
+            let e = cycles(v, 156_250_000).expect_err(v);
+            assert!(e.to_string().contains(v), "{e}");
+        }
+        for v in [
+            "999999999999999999999999999999/1",
+            "0.99999999999999999999999999/0.00000000000000000000000001",
+            "1/0.0000000000000000000000000001",
+            "0.0000000000000000000000000001/0.000000000000000000000000001",
+        ] {
+            match alpha_g_from_gain(v) {
+                Err(e) => assert!(e.to_string().contains("g must be between 0 and 1"), "{e}"),
+                // The last one is an exact 0.1: 1024 - round(102.4).
+                Ok(a) => assert_eq!((v, a), (v, 922)),
+            }
+        }
+        assert!(alpha_g_from_gain("1/0.0000000000000000000000000001").is_err());
+        // Exact results at the edges of u64 are kept.
+        assert_eq!(rate_bytes_per_s("18446744073709551615").unwrap(), u64::MAX);
+        assert_eq!(rate_bytes_per_s("0.5").unwrap(), 1);
+        assert_eq!(
+            rate_bytes_per_s("0.49999999999999999999999999999").unwrap(),
+            0
+        );
+    }
+
+    #[test]
+    fn long_values_are_clipped_in_messages() {
+        let v = format!("{}x", "1".repeat(1_000_000));
+        let e = rate_bytes_per_s(&v).unwrap_err().to_string();
+        assert!(e.len() < 200 && e.contains("1000001 bytes in all"), "{e}");
     }
 
     #[test]

@@ -125,6 +125,34 @@ impl Config {
         }
     }
 
+    /// The first field whose value does not fit its register field ([`FIELD_WIDTHS`]), as
+    /// `(name, value, width)`: a configuration read from a file (a saved fuzz case) whose field
+    /// types are wider than the register fields.
+    pub fn out_of_range(&self) -> Option<(&'static str, u64, u32)> {
+        let values: [u64; 15] = [
+            self.alpha_g.into(),
+            self.dec_gain.into(),
+            self.stage_threshold.into(),
+            self.clamp_tgt.into(),
+            self.rai.into(),
+            self.rhai.into(),
+            self.rmin.into(),
+            self.inc_interval.into(),
+            self.dec_interval.into(),
+            self.alpha_interval.into(),
+            self.bypass.into(),
+            self.timer_en.into(),
+            self.byte_en.into(),
+            self.byte_threshold.into(),
+            self.credit_cap.into(),
+        ];
+        FIELD_WIDTHS
+            .iter()
+            .zip(values)
+            .find(|((_, w), v)| v >> w != 0)
+            .map(|(&(name, w), v)| (name, v, w))
+    }
+
     /// spec 6.2 reset values.
     pub fn reset(p: &Params) -> Config {
         Config {
@@ -218,6 +246,20 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn out_of_range_names_the_field() {
+        let p = Params::DEFAULT;
+        assert_eq!(Config::paper_table2(&p).out_of_range(), None);
+        let mut c = Config::reset(&p);
+        c.alpha_g = 1024;
+        assert_eq!(c.out_of_range(), Some(("alpha_g", 1024, 10)));
+        c.alpha_g = 1023;
+        c.dec_gain = 16;
+        assert_eq!(c.out_of_range(), Some(("dec_gain", 16, 4)));
+        c.dec_gain = 15;
+        assert_eq!(c.out_of_range(), None);
+    }
 
     #[test]
     fn reset_words_match_surf() {

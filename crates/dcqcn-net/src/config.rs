@@ -74,7 +74,9 @@ pub struct LinkCfg {
 impl LinkCfg {
     /// Serialisation time of `bytes`, rounded up to the picosecond.
     pub fn ser_ps(&self, bytes: u64) -> u64 {
-        (bytes * 8 * PS_PER_S).div_ceil(self.rate_bits_per_s)
+        let ps = (u128::from(bytes) * 8 * u128::from(PS_PER_S))
+            .div_ceil(u128::from(self.rate_bits_per_s));
+        u64::try_from(ps).unwrap_or(u64::MAX)
     }
 }
 
@@ -209,17 +211,107 @@ impl NetConfig {
             })
         };
         let f = &self.frame;
-        if f.payload_bytes == 0 || f.stream_bytes() > 9_000 {
+        if f.payload_bytes == 0 {
+            return Err(err("frame.payload_bytes", "0: must be at least 1".into()));
+        }
+        for (field, v) in [
+            ("frame.payload_bytes", f.payload_bytes),
+            ("frame.stream_overhead_bytes", f.stream_overhead_bytes),
+            ("frame.l2_overhead_bytes", f.l2_overhead_bytes),
+            ("frame.gap_bytes", f.gap_bytes),
+        ] {
+            if v > MAX_FRAME_BYTES {
+                return Err(err(
+                    field,
+                    format!("{v}: must be at most {MAX_FRAME_BYTES}"),
+                ));
+            }
+        }
+        if f.stream_bytes() > MAX_FRAME_BYTES {
             return Err(err(
                 "frame.payload_bytes",
                 format!(
-                    "a stream frame of {} bytes: must be 1..=9000",
-                    f.stream_bytes()
+                    "a stream frame of {} bytes (payload {} + overhead {}): must be 1..={MAX_FRAME_BYTES}",
+                    f.stream_bytes(),
+                    f.payload_bytes,
+                    f.stream_overhead_bytes
                 ),
             ));
         }
-        if self.link.rate_bits_per_s == 0 {
-            return Err(err("link.rate", "must be above 0".into()));
+        if !(MIN_RATE_BITS_PER_S..=MAX_RATE_BITS_PER_S).contains(&self.link.rate_bits_per_s) {
+            return Err(err(
+                "link.rate",
+                format!(
+                    "{} bit/s: must be {MIN_RATE_BITS_PER_S}..={MAX_RATE_BITS_PER_S} (1 Mbit/s to 1 Tbit/s)",
+                    self.link.rate_bits_per_s
+                ),
+            ));
+        }
+        if self.duration_ps == 0 || self.duration_ps > MAX_DURATION_PS {
+            return Err(err(
+                "duration",
+                format!(
+                    "{} ps: must be above 0 and at most {} s",
+                    self.duration_ps,
+                    MAX_DURATION_PS / PS_PER_S
+                ),
+            ));
+        }
+        if self.sample_ps == 0 || self.duration_ps / self.sample_ps > MAX_SAMPLES {
+            return Err(err(
+                "sample",
+                format!(
+                    "{} ps: must be above 0 and give at most {MAX_SAMPLES} samples over the duration ({} ps)",
+                    self.sample_ps, self.duration_ps
+                ),
+            ));
+        }
+        for (field, v) in [
+            ("link.delay", self.link.delay_ps),
+            ("receiver.cnp_interval", self.receiver.cnp_interval_ps),
+            ("receiver.cnp_latency", self.receiver.cnp_latency_ps),
+        ] {
+            if v > MAX_DELAY_PS {
+                return Err(err(field, format!("{v} ps: must be at most 1 s")));
+            }
+        }
+        let s = &self.switch;
+        for (field, v) in [
+            ("switch.buffer", s.buffer_bytes),
+            ("switch.kmin", s.kmin_bytes),
+            ("switch.kmax", s.kmax_bytes),
+            ("switch.xoff", s.xoff_bytes),
+            ("switch.xon", s.xon_bytes),
+            ("switch.headroom", s.headroom_bytes),
+        ] {
+            if v > MAX_BUFFER_BYTES {
+                return Err(err(
+                    field,
+                    format!("{v} bytes: must be at most {MAX_BUFFER_BYTES} (1 GiB)"),
+                ));
+            }
+        }
+        if self.sender.cnp_pulse_cycles > MAX_CNP_PULSE_CYCLES {
+            return Err(err(
+                "sender.cnp_pulse_cycles",
+                format!(
+                    "{}: must be at most {MAX_CNP_PULSE_CYCLES}",
+                    self.sender.cnp_pulse_cycles
+                ),
+            ));
+        }
+        for (k, fl) in self.flows.iter().enumerate() {
+            if let Some(stop) = fl.stop_ps {
+                if stop <= fl.start_ps {
+                    return Err(err(
+                        &format!("flow[{k}].stop"),
+                        format!(
+                            "{stop} ps: must be after the flow's start ({} ps)",
+                            fl.start_ps
+                        ),
+                    ));
+                }
+            }
         }
         let cycle = cycle_ps(&Params::DEFAULT);
         if self.link.delay_ps < cycle {
@@ -228,7 +320,6 @@ impl NetConfig {
                 format!("{} ps: must be at least one clock cycle ({cycle} ps), the lookahead of the event loop", self.link.delay_ps),
             ));
         }
-        let s = &self.switch;
         if s.kmin_bytes >= s.kmax_bytes {
             return Err(err(
                 "switch.kmax",
@@ -266,9 +357,6 @@ impl NetConfig {
         if self.sender.cnp_pulse_cycles == 0 {
             return Err(err("sender.cnp_pulse_cycles", "must be at least 1".into()));
         }
-        if self.sample_ps == 0 || self.duration_ps == 0 {
-            return Err(err("sample", "duration and sample must be above 0".into()));
-        }
         if self.leaves.is_empty() || self.leaves.contains(&0) || self.senders() > 64 {
             return Err(err(
                 "topology.leaves",
@@ -284,6 +372,23 @@ impl NetConfig {
         Ok(())
     }
 }
+
+/// Bounds of the parameters (docs/inputs.md), checked by [`NetConfig::validate`] before a run.
+/// Simulated time (as `dcqcn net --duration`).
+pub const MAX_DURATION_PS: u64 = 100 * PS_PER_S;
+/// CSV rows per run (`duration / sample`).
+pub const MAX_SAMPLES: u64 = 1_000_000;
+/// Link delay, CNP interval and CNP latency.
+pub const MAX_DELAY_PS: u64 = PS_PER_S;
+/// Link rate.
+pub const MIN_RATE_BITS_PER_S: u64 = 1_000_000;
+pub const MAX_RATE_BITS_PER_S: u64 = 1_000_000_000_000;
+/// A frame on the stream (payload and overhead), and each frame size field.
+pub const MAX_FRAME_BYTES: u32 = 9_000;
+/// Switch buffer sizes and thresholds.
+pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
+/// CNP pulse on the limiter's pin.
+pub const MAX_CNP_PULSE_CYCLES: u32 = 1 << 20;
 
 /// The model's clock period in picoseconds.
 pub fn cycle_ps(p: &Params) -> u64 {
@@ -553,11 +658,6 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
 /// Reads `path` and applies it on top of `cfg`.
 pub fn load_file(cfg: &mut NetConfig, path: &std::path::Path) -> Result<(), NetError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| {
-        NetError::File(ConfigFileError::Read {
-            file: file.clone(),
-            source,
-        })
-    })?;
+    let text = config_file::read_text(path)?;
     apply_file(cfg, &text, &file)
 }

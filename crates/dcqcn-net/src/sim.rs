@@ -166,7 +166,12 @@ impl Network {
         let link = &cfg.link;
         let nleaf = cfg.leaves.len();
         let has_root = nleaf > 1;
-        let pause_ps = u64::from(cfg.switch.pause_quanta) * 512 * PS_PER_S / link.rate_bits_per_s;
+        // 65535 quanta x 512 bit times x 10^12 ps/s exceeds u64 before the division.
+        let pause_ps = u64::try_from(
+            u128::from(cfg.switch.pause_quanta) * 512 * u128::from(PS_PER_S)
+                / u128::from(link.rate_bits_per_s),
+        )
+        .unwrap_or(u64::MAX);
         let mut switches = Vec::new();
         let mut upstream = Vec::new();
         let mut downstream = Vec::new();

@@ -107,6 +107,99 @@ fn bad_toml_names_file_line_and_field() {
 }
 
 #[test]
+fn huge_zero_and_reversed_values_name_their_field() {
+    for (text, want_line, want_field, want) in [
+        // 1.8e7 s once wrapped to 384 ps, 2.3e18 B/s to 8 bit/s.
+        (
+            "duration = \"18446744.073709551s\"\n",
+            1,
+            "duration",
+            "at most 100 s",
+        ),
+        (
+            "duration = \"18446744073709552s\"\n",
+            1,
+            "duration",
+            "out of range",
+        ),
+        ("duration = \"0s\"\n", 1, "duration", "above 0"),
+        (
+            "[link]\nrate = \"2305843009213693952B/s\"\n",
+            2,
+            "link.rate",
+            "out of range",
+        ),
+        (
+            "[link]\nrate = 2300000000000000000\n",
+            2,
+            "link.rate",
+            "1 Tbit/s",
+        ),
+        ("[link]\nrate = 0\n", 2, "link.rate", "1 Tbit/s"),
+        ("\n[link]\ndelay = \"2s\"\n", 3, "link.delay", "at most 1 s"),
+        (
+            "[link]\ndelay = \"99999999999s\"\n",
+            2,
+            "link.delay",
+            "out of range",
+        ),
+        ("sample = \"1ns\"\n", 1, "sample", "at most 1000000 samples"),
+        ("sample = 0\n", 1, "sample", "above 0"),
+        (
+            "[frame]\npayload_bytes = 0\n",
+            2,
+            "frame.payload_bytes",
+            "0: must be at least 1",
+        ),
+        (
+            "[frame]\ngap_bytes = 4294967295\n",
+            2,
+            "frame.gap_bytes",
+            "at most 9000",
+        ),
+        (
+            "[frame]\nstream_overhead_bytes = 4294967295\n",
+            2,
+            "frame.stream_overhead_bytes",
+            "at most 9000",
+        ),
+        ("[switch]\nbuffer = \"2GB\"\n", 2, "switch.buffer", "1 GiB"),
+        (
+            "[receiver]\ncnp_latency = \"2s\"\n",
+            2,
+            "receiver.cnp_latency",
+            "at most 1 s",
+        ),
+        (
+            "[sender]\ncnp_pulse_cycles = 4294967295\n",
+            2,
+            "sender.cnp_pulse_cycles",
+            "at most",
+        ),
+        (
+            "[[flow]]\nstart = \"0.2s\"\nstop = \"0.1s\"\n[[flow]]\n[[flow]]\n",
+            3,
+            "flow[0].stop",
+            "after the flow's start",
+        ),
+        (
+            "[[flow]]\nstop = 0\n[[flow]]\n[[flow]]\n",
+            2,
+            "flow[0].stop",
+            "after the flow's start",
+        ),
+    ] {
+        let (line, field, msg) = field_error(text);
+        assert_eq!(
+            (line, field.as_str()),
+            (want_line, want_field),
+            "{text}: {msg}"
+        );
+        assert!(msg.contains(want), "{text}: {msg}");
+    }
+}
+
+#[test]
 fn good_toml_overrides_defaults() {
     let mut c = default_config("fig13");
     apply_file(

@@ -21,6 +21,25 @@ pub const MODEL: &str = concat!("dcqcn-model ", env!("CARGO_PKG_VERSION"));
 pub const SLOTS: usize = 256;
 /// Longest slot sequence of an `r` record.
 pub const MAX_SEQ: usize = 32;
+/// The longest line of any file of a set, in characters (docs/golden-format.md).
+pub const MAX_LINE: usize = 2048;
+/// The most cycles a set holds (2^31-1, docs/golden-format.md).
+pub const MAX_CYCLES: u64 = i32::MAX as u64;
+/// The largest file of a set that `golden verify` reads (the canonical sets' largest is 1.4 MB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Checks the format's line limit: the first line longer than [`MAX_LINE`] is an error that
+/// names `file` and the line.
+pub fn check_lines(file: &str, text: &[u8]) -> Result<(), GoldenError> {
+    match text.split(|&b| b == b'\n').position(|l| l.len() > MAX_LINE) {
+        None => Ok(()),
+        Some(n) => Err(at(
+            file,
+            n + 1,
+            format!("line longer than the format's limit of {MAX_LINE} characters"),
+        )),
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Fields and values
@@ -347,11 +366,14 @@ pub struct Decoder<'a> {
     /// The current `c` or `r` record: its slot sequence, repetitions left, position in it.
     run: Option<(Vec<usize>, u64, usize)>,
     end_line: usize,
+    /// Cycles decoded so far (never more than `cycles`: the work is bounded by the end line).
+    decoded: u64,
 }
 
 impl<'a> Decoder<'a> {
     /// Checks line 1, the `end` line and its CRC, and the header against format version 1.
     pub fn new(file: &str, text: &'a str) -> Result<Decoder<'a>, GoldenError> {
+        check_lines(file, text.as_bytes())?;
         if text.contains('\r') {
             let line = text[..text.find('\r').unwrap_or(0)].lines().count().max(1);
             return Err(at(
@@ -386,6 +408,13 @@ impl<'a> Decoder<'a> {
                 ))
             }
         };
+        if !(1..=MAX_CYCLES).contains(&cycles) {
+            return Err(at(
+                file,
+                end_line_no,
+                format!("the end line says {cycles} cycles: a set holds 1 to {MAX_CYCLES}"),
+            ));
+        }
         let actual = crc32(0, &text.as_bytes()[..body_end]);
         if actual != crc {
             return Err(at(
@@ -447,6 +476,7 @@ impl<'a> Decoder<'a> {
             slots: vec![None; SLOTS],
             run: None,
             end_line: end_line_no,
+            decoded: 0,
         })
     }
 
@@ -464,6 +494,17 @@ impl<'a> Decoder<'a> {
                     if *pos == seq.len() {
                         *pos = 0;
                         *left -= 1;
+                    }
+                    self.decoded += 1;
+                    if self.decoded > self.cycles {
+                        return Err(at(
+                            &self.file,
+                            self.end_line,
+                            format!(
+                                "the records hold more than the {} cycles the end line says",
+                                self.cycles
+                            ),
+                        ));
                     }
                     return Ok(Some(&self.values));
                 }
@@ -795,7 +836,20 @@ mod tests {
         );
         // A wrong cycle count.
         let e = err(&reseal(body, 2_999));
-        assert!(e.contains("2999 cycles") && e.contains("3000"), "{e}");
+        assert!(
+            e.contains("the records hold more than the 2999 cycles the end line says"),
+            "{e}"
+        );
+        let e = err(&reseal(body, 3_001));
+        assert!(e.contains("3001 cycles") && e.contains("3000"), "{e}");
+        // No cycles at all, or more than the format allows.
+        for n in [0, 2_147_483_648] {
+            let e = err(&reseal(body, n));
+            assert!(
+                e.contains(&format!("{n} cycles: a set holds 1 to 2147483647")),
+                "{e}"
+            );
+        }
         // Header of another beat width.
         let e = err(&reseal(
             &body.replacen("data_bytes 8", "data_bytes 32", 1),

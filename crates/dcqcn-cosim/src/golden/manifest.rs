@@ -14,7 +14,7 @@
 //! parser, typed at its edges ([`Entry`], [`FileEntry`]), held to the writer by a round-trip test
 //! over generated manifests and to its error messages by tests.
 
-use super::format::{crc32, hex, Decoder, FORMAT, MODEL};
+use super::format::{check_lines, crc32, hex, Decoder, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MODEL};
 use super::sets::{canonical_set, generate, SetDef, Source};
 use super::{at, io, stale, GoldenError};
 use crate::coverage::{Coverage, BINS};
@@ -160,6 +160,7 @@ impl Manifest {
 
     /// Reads a manifest; `file` names it in errors (`<file>:<line>: <reason>`).
     pub fn parse(file: &str, text: &str) -> Result<Manifest, GoldenError> {
+        check_lines(file, text.as_bytes())?;
         let mut m = Manifest::default();
         for (n, l) in text.lines().enumerate() {
             let line = n + 1;
@@ -175,6 +176,9 @@ impl Manifest {
                 continue;
             }
             match value.split(' ').collect::<Vec<_>>().as_slice() {
+                [name, "bytes", _, "crc32", _, "sha256", _] if !plain_name(name) => {
+                    return Err(at(file, line, not_plain(name)))
+                }
                 [name, "bytes", b, "crc32", c, "sha256", s] => m.files.push(FileEntry {
                     name: name.to_string(),
                     bytes: b
@@ -215,8 +219,48 @@ pub struct Verified {
     pub bytes: u64,
 }
 
+/// A file name a manifest may give: a plain name inside the set's own folder (letters, digits,
+/// `.`, `_`, `-`, not starting with `.`), so never `..`, a path or an absolute name.
+pub fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+}
+
+fn not_plain(name: &str) -> String {
+    format!(
+        "`{}`: a manifest names plain files inside its set's folder only (letters, digits, `.`, `_`, `-`; no `/`, no `..`)",
+        crate::clip(name)
+    )
+}
+
+/// A file of a set: a regular file (not a link, a device or a fifo) of at most
+/// [`MAX_FILE_BYTES`], read without ever holding more.
 fn read(path: &Path) -> Result<Vec<u8>, GoldenError> {
-    std::fs::read(path).map_err(io(path))
+    use std::io::Read;
+    let meta = std::fs::symlink_metadata(path).map_err(io(path))?;
+    let bad = |reason: String| GoldenError::File {
+        file: path.display().to_string(),
+        reason,
+    };
+    if !meta.file_type().is_file() {
+        return Err(bad("not a regular file inside the set's folder".into()));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(io(path))?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io(path))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(bad(format!(
+            "larger than the limit of {MAX_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(bytes)
 }
 
 fn read_text(path: &Path) -> Result<String, GoldenError> {
@@ -238,18 +282,35 @@ pub fn source_of(dir: &Path, m: &Manifest) -> Result<SetDef, GoldenError> {
         ["scenario", name, "cycles", c, "seed", s] => {
             let cycles = c
                 .parse()
-                .map_err(|_| at(&mf, line, format!("bad cycles `{c}`")))?;
+                .ok()
+                .filter(|n| (1..=MAX_CYCLES).contains(n))
+                .ok_or_else(|| {
+                    at(
+                        &mf,
+                        line,
+                        format!("bad cycles `{}` (1 to {MAX_CYCLES})", crate::clip(c)),
+                    )
+                })?;
             let seed = s
                 .parse()
                 .map_err(|_| at(&mf, line, format!("bad seed `{s}`")))?;
             SetDef::from_scenario(name, cycles, seed)
         }
         ["case", f] => {
-            let saved = fuzz::load_case(&dir.join(f))?;
+            if !plain_name(f) {
+                return Err(at(&mf, line, not_plain(f)));
+            }
+            let path = dir.join(f);
+            read(&path)?;
+            let saved = fuzz::load_case(&path)?;
             let name = m.get("set").unwrap_or("case").to_string();
             SetDef::from_case(&name, saved)
         }
-        _ => Err(at(&mf, line, format!("unknown source `{src}`"))),
+        _ => Err(at(
+            &mf,
+            line,
+            format!("unknown source `{}`", crate::clip(src)),
+        )),
     }
 }
 
@@ -307,6 +368,19 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let cycles = Decoder::new(&vfile, &vtext)?.check_count()?;
 
     let def = source_of(dir, &m)?;
+    // The model runs only as long as the (bounded) vectors file: a source that says otherwise
+    // is corrupt, whatever its length.
+    if def.cycles != cycles {
+        let line = m.entry("source").map_or(1, |e| e.line);
+        return Err(at(
+            &mfile,
+            line,
+            format!(
+                "the source runs {} cycles but {vfile} holds {cycles}: corrupt or edited",
+                def.cycles
+            ),
+        ));
+    }
     let fresh = generate(&def)?;
     for (name, bytes) in &fresh.files {
         let p = dir.join(name);
@@ -473,7 +547,10 @@ mod tests {
         let e = source_of(dir, &m("scenario cnp-storm cycles lots seed 1"))
             .expect_err("bad cycles")
             .to_string();
-        assert_eq!(e, "/nonexistent-set/manifest.txt:3: bad cycles `lots`");
+        assert_eq!(
+            e,
+            "/nonexistent-set/manifest.txt:3: bad cycles `lots` (1 to 2147483647)"
+        );
         let e = source_of(dir, &m("somewhere else"))
             .expect_err("unknown")
             .to_string();

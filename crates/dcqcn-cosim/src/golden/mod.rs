@@ -13,7 +13,7 @@ pub mod sets;
 
 pub use format::{
     crc32, cycle_values, fields, hex, parse_hex, Decoder, Dir, EncodedVectors, Encoder, GField,
-    Val, FORMAT, MAX_SEQ, MODEL, SLOTS,
+    Val, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MAX_LINE, MAX_SEQ, MODEL, SLOTS,
 };
 pub use manifest::{find_sets, source_of, verify_set, Manifest, Verified};
 pub use sets::{

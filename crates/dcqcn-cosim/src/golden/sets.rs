@@ -3,7 +3,7 @@
 //! (`dcqcn golden gen`): the model run over the set, encoded as `vectors.txt`, `config.txt`,
 //! `case.json` for a fuzz case, and the manifest.
 
-use super::format::{cycle_values, Encoder, MODEL};
+use super::format::{check_lines, cycle_values, Encoder, MAX_CYCLES, MODEL};
 use super::manifest::Manifest;
 use super::{io, GoldenError};
 use crate::coverage::Coverage;
@@ -251,6 +251,15 @@ pub(crate) fn run_spec(def: &SetDef) -> RunSpec {
 /// Runs the model over the set and encodes it.
 pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
     let db = def.params.data_bytes();
+    if !(1..=MAX_CYCLES).contains(&def.cycles) {
+        return Err(GoldenError::File {
+            file: def.name.clone(),
+            reason: format!(
+                "{} cycles: a golden set holds 1 to {MAX_CYCLES} (docs/golden-format.md)",
+                def.cycles
+            ),
+        });
+    }
     if def.stimulus.resets.initial_cycles == 0 {
         return Err(GoldenError::File {
             file: def.name.clone(),
@@ -288,6 +297,9 @@ pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
     }
     let manifest = Manifest::for_set(def, v.cycles, &coverage, &files);
     files.push(("manifest.txt", manifest.render().into_bytes()));
+    for (name, bytes) in &files {
+        check_lines(&format!("{}/{name}", def.name), bytes)?;
+    }
     Ok(GeneratedSet {
         files,
         coverage,
