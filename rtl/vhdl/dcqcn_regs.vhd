@@ -296,65 +296,67 @@ begin
       v.bresp := wresp;
     end if;
 
-    -- spec 6.2: the readable words; unmapped reads return 0 with DECERR
-    rtab                          := (others => (others => '0'));
-    rtab(ADDR_CONFIG / 4)         := to_word(ConfigWordType'(
-      alpha_g         => r.cfg.alpha_g,
-      dec_gain        => r.cfg.dec_gain,
-      stage_threshold => r.cfg.stage_threshold,
-      clamp_tgt       => r.cfg.clamp_tgt));
-    rtab(ADDR_RAI / 4)            := std_logic_vector(r.cfg.rai);
-    rtab(ADDR_RHAI / 4)           := std_logic_vector(r.cfg.rhai);
-    rtab(ADDR_RMIN / 4)           := std_logic_vector(r.cfg.rmin);
-    rtab(ADDR_INC_INTERVAL / 4)   := std_logic_vector(r.cfg.inc_interval);
-    rtab(ADDR_INTERVALS / 4)      := to_word(IntervalsWordType'(
-      dec_interval   => r.cfg.dec_interval,
-      alpha_interval => r.cfg.alpha_interval));
-    rtab(ADDR_RC / 4)             := std_logic_vector(rc);
-    rtab(ADDR_RT / 4)             := std_logic_vector(rt);
-    rtab(ADDR_ALPHA_CNP / 4)      := to_word(AlphaCnpWordType'(
-      alpha         => alpha,
-      cnp_cnt_clear => '0',
-      cnp_cnt16     => r.cnt.cnp_cnt16));
-    rtab(ADDR_BYPASS / 4)(0)      := r.cfg.bypass;
-    rtab(ADDR_EXT_CTRL / 4)       := to_word(ExtCtrlWordType'(
-      timer_en  => r.cfg.timer_en,
-      byte_en   => r.cfg.byte_en,
-      cnt_clear => '0'));
-    rtab(ADDR_BYTE_THRESHOLD / 4) := std_logic_vector(r.cfg.byte_threshold);
-    rtab(ADDR_CREDIT_CAP / 4)     := std_logic_vector(r.cfg.credit_cap);
-    rtab(ADDR_ID / 4)             := ID_WORD_C;
-    rtab(ADDR_CREDIT_BYTES / 4)   := std_logic_vector(credit(47 downto 16));
-    rtab(ADDR_CREDIT_FRAC / 4)    := x"0000" & std_logic_vector(credit(15 downto 0));
-    rtab(ADDR_BPC / 4)            := std_logic_vector(bpc);
-    rtab(ADDR_CNT_CNP / 4)        := std_logic_vector(r.cnt.cnt_cnp);
-    rtab(ADDR_CNT_DEC / 4)        := std_logic_vector(r.cnt.cnt_dec);
-    rtab(ADDR_CNT_INC_FR / 4)     := std_logic_vector(r.cnt.cnt_inc_fr);
-    rtab(ADDR_CNT_INC_AI / 4)     := std_logic_vector(r.cnt.cnt_inc_ai);
-    rtab(ADDR_CNT_INC_HAI / 4)    := std_logic_vector(r.cnt.cnt_inc_hai);
-    rtab(ADDR_CNT_INC_TIMER / 4)  := std_logic_vector(r.cnt.cnt_inc_timer);
-    rtab(ADDR_CNT_INC_BYTE / 4)   := std_logic_vector(r.cnt.cnt_inc_byte);
-    rtab(ADDR_CNT_STALL / 4)      := std_logic_vector(r.cnt.cnt_stall);
-    rtab(ADDR_CNT_BYTES_LO / 4)   := std_logic_vector(r.cnt.cnt_bytes(31 downto 0));
-    rtab(ADDR_CNT_BYTES_HI / 4)   := std_logic_vector(r.cnt.bytes_hi);
-    rtab(ADDR_STATUS / 4)         := to_word(StatusWordType'(
-      t_stage       => t_stage,
-      b_stage       => b_stage,
-      active        => active,
-      dec_pending   => dec_pending,
-      alpha_pending => alpha_pending));
-
-    if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
-      rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
-      rmapped := READ_MAP_C(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
-    else
-      rword   := (others => '0');
-      rmapped := '0';
-    end if;
-
-    -- spec 6.1: read response; a same-cycle write is seen from the next read on
+    -- spec 6.1: read response; a same-cycle write is seen from the next read on. The read mux
+    -- is evaluated in a read cycle only, as in the SV (the same logic: its result is used only
+    -- there)
     v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
     if (rd_en = '1') then
+      -- spec 6.2: the readable words; unmapped reads return 0 with DECERR
+      rtab                          := (others => (others => '0'));
+      rtab(ADDR_CONFIG / 4)         := to_word(ConfigWordType'(
+        alpha_g         => r.cfg.alpha_g,
+        dec_gain        => r.cfg.dec_gain,
+        stage_threshold => r.cfg.stage_threshold,
+        clamp_tgt       => r.cfg.clamp_tgt));
+      rtab(ADDR_RAI / 4)            := std_logic_vector(r.cfg.rai);
+      rtab(ADDR_RHAI / 4)           := std_logic_vector(r.cfg.rhai);
+      rtab(ADDR_RMIN / 4)           := std_logic_vector(r.cfg.rmin);
+      rtab(ADDR_INC_INTERVAL / 4)   := std_logic_vector(r.cfg.inc_interval);
+      rtab(ADDR_INTERVALS / 4)      := to_word(IntervalsWordType'(
+        dec_interval   => r.cfg.dec_interval,
+        alpha_interval => r.cfg.alpha_interval));
+      rtab(ADDR_RC / 4)             := std_logic_vector(rc);
+      rtab(ADDR_RT / 4)             := std_logic_vector(rt);
+      rtab(ADDR_ALPHA_CNP / 4)      := to_word(AlphaCnpWordType'(
+        alpha         => alpha,
+        cnp_cnt_clear => '0',
+        cnp_cnt16     => r.cnt.cnp_cnt16));
+      rtab(ADDR_BYPASS / 4)(0)      := r.cfg.bypass;
+      rtab(ADDR_EXT_CTRL / 4)       := to_word(ExtCtrlWordType'(
+        timer_en  => r.cfg.timer_en,
+        byte_en   => r.cfg.byte_en,
+        cnt_clear => '0'));
+      rtab(ADDR_BYTE_THRESHOLD / 4) := std_logic_vector(r.cfg.byte_threshold);
+      rtab(ADDR_CREDIT_CAP / 4)     := std_logic_vector(r.cfg.credit_cap);
+      rtab(ADDR_ID / 4)             := ID_WORD_C;
+      rtab(ADDR_CREDIT_BYTES / 4)   := std_logic_vector(credit(47 downto 16));
+      rtab(ADDR_CREDIT_FRAC / 4)    := x"0000" & std_logic_vector(credit(15 downto 0));
+      rtab(ADDR_BPC / 4)            := std_logic_vector(bpc);
+      rtab(ADDR_CNT_CNP / 4)        := std_logic_vector(r.cnt.cnt_cnp);
+      rtab(ADDR_CNT_DEC / 4)        := std_logic_vector(r.cnt.cnt_dec);
+      rtab(ADDR_CNT_INC_FR / 4)     := std_logic_vector(r.cnt.cnt_inc_fr);
+      rtab(ADDR_CNT_INC_AI / 4)     := std_logic_vector(r.cnt.cnt_inc_ai);
+      rtab(ADDR_CNT_INC_HAI / 4)    := std_logic_vector(r.cnt.cnt_inc_hai);
+      rtab(ADDR_CNT_INC_TIMER / 4)  := std_logic_vector(r.cnt.cnt_inc_timer);
+      rtab(ADDR_CNT_INC_BYTE / 4)   := std_logic_vector(r.cnt.cnt_inc_byte);
+      rtab(ADDR_CNT_STALL / 4)      := std_logic_vector(r.cnt.cnt_stall);
+      rtab(ADDR_CNT_BYTES_LO / 4)   := std_logic_vector(r.cnt.cnt_bytes(31 downto 0));
+      rtab(ADDR_CNT_BYTES_HI / 4)   := std_logic_vector(r.cnt.bytes_hi);
+      rtab(ADDR_STATUS / 4)         := to_word(StatusWordType'(
+        t_stage       => t_stage,
+        b_stage       => b_stage,
+        active        => active,
+        dec_pending   => dec_pending,
+        alpha_pending => alpha_pending));
+
+      if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
+        rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
+        rmapped := READ_MAP_C(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
+      else
+        rword   := (others => '0');
+        rmapped := '0';
+      end if;
+
       v.rdata := rword;
       if (rmapped = '1') then
         v.rresp := RESP_OKAY;
