@@ -2,27 +2,11 @@
 //! One test per kind, several inputs each: the exit code, and that the message names the
 //! culprit (file, line, field or flag).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn dcqcn(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dcqcn"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run dcqcn")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dcqcn-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{dcqcn, stderr, tmp};
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 /// Runs `args` in `dir` and asserts exit 2 with every one of `names` in the message.
 fn refused(args: &[&str], dir: &Path, names: &[&str]) -> String {

@@ -1,26 +1,9 @@
 //! The `dcqcn` command's contract: exit 0 on a match, 1 on a mismatch (with a report, JSON and
 //! waveform), 2 on bad input with a message naming the culprit, and no panic.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn dcqcn(args: &[&str], dir: &std::path::Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dcqcn"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run dcqcn")
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("dcqcn-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{dcqcn, stderr, tmp};
 
 #[test]
 fn short_cosim_passes() {
