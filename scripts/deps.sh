@@ -9,6 +9,8 @@ command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
 command -v ghdl >/dev/null || need+=(ghdl)
+# GHDL's LLVM back end: the golden replays on GHDL run about 3x faster than on mcode (testbench/vhdl/run.sh)
+command -v ghdl-llvm >/dev/null || need+=(ghdl-llvm)
 command -v python3 >/dev/null || need+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
