@@ -108,6 +108,181 @@ impl CreditGate {
     }
 }
 
+/// A held, accepted stream through the gate in closed form: `tvalid` and `m_axis_tready` held
+/// high, the same beat of `need` bytes (Q32.16) offered each cycle, a constant `bpc`. Each cycle
+/// loads the beat if the credit covers it: `c' = min(c - need + bpc, cap)`, else
+/// `c' = min(c + bpc, cap)`. [`CreditGate::stream_plan`] splits the cycles into
+/// - a head: `pre` refused cycles (when `bpc >= need`: at most one, then every cycle loads) or
+///   `backlog` consecutive loads (when `bpc < need`: the credit above `need` drains by
+///   `need - bpc` per load);
+/// - a tail from the credit `c1 < need` left after the backlog, where (with `bpc < need` and a cap
+///   that cannot bind, `c + bpc <= cap` for every `c < need`) the loads in the first `m` cycles are
+///   `floor((c1 + (m - 1) bpc) / need)`: the credit stays below `need + bpc`, and a beat is loaded
+///   exactly when the whole needs in `c1 + t bpc` go up by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamPlan {
+    need: u64,
+    bpc: u64,
+    cap: u64,
+    c0: u64,
+    kind: StreamKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StreamKind {
+    /// `bpc >= need`: `pre` (0 or 1) refused cycles, then a load every cycle.
+    Fast { pre: u64 },
+    /// `bpc < need`: `backlog` loads, then the tail from `c1`; `tail` false when the cap could bind
+    /// in the tail (the plan then covers the backlog only).
+    Slow { backlog: u64, c1: u64, tail: bool },
+}
+
+/// Where a held stream is after `k` cycles of a [`StreamPlan`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamAt {
+    /// Beats loaded in the `k` cycles.
+    pub loads: u64,
+    /// The credit after them, Q32.16.
+    pub credit: u64,
+    /// The last of the `k` cycles loaded a beat.
+    pub last_loaded: bool,
+}
+
+impl StreamPlan {
+    /// Cycles the plan covers (`u64::MAX`: all).
+    pub fn horizon(&self) -> u64 {
+        match self.kind {
+            StreamKind::Slow {
+                backlog,
+                tail: false,
+                ..
+            } => backlog,
+            _ => u64::MAX,
+        }
+    }
+
+    /// Loads in the first `m` tail cycles (`bpc < need`).
+    fn tail_loads(&self, c1: u64, m: u64) -> u64 {
+        if m == 0 {
+            return 0;
+        }
+        // c1 < need and the product fits: m is below 2^64 / 2^49 only in pathological calls, so
+        // u128 keeps it exact.
+        ((u128::from(c1) + u128::from(m - 1) * u128::from(self.bpc)) / u128::from(self.need)) as u64
+    }
+
+    /// The state after `k <= horizon()` cycles.
+    pub fn at(&self, k: u64) -> StreamAt {
+        let (need, bpc, cap) = (self.need, self.bpc, self.cap);
+        match self.kind {
+            StreamKind::Fast { pre } => {
+                let loads = k.saturating_sub(pre);
+                let start = if pre == 1 && k >= 1 {
+                    (self.c0 + bpc).min(cap)
+                } else {
+                    self.c0
+                };
+                // Each load adds bpc - need >= 0 and the cap applies once: min(min(c + g, cap) + g,
+                // cap) = min(c + 2g, cap).
+                let grown = u128::from(start) + u128::from(loads) * u128::from(bpc - need);
+                StreamAt {
+                    loads,
+                    credit: grown.min(u128::from(cap)) as u64,
+                    last_loaded: k > pre,
+                }
+            }
+            StreamKind::Slow { backlog, c1, .. } => {
+                if k <= backlog {
+                    return StreamAt {
+                        loads: k,
+                        credit: self.c0 - k * (need - bpc),
+                        last_loaded: k >= 1,
+                    };
+                }
+                let m = k - backlog;
+                let loads = self.tail_loads(c1, m);
+                let credit = u128::from(c1) + u128::from(m) * u128::from(bpc)
+                    - u128::from(loads) * u128::from(need);
+                StreamAt {
+                    loads: backlog + loads,
+                    credit: credit as u64,
+                    last_loaded: loads > self.tail_loads(c1, m - 1),
+                }
+            }
+        }
+    }
+
+    /// The number of cycles up to and including the one that loads the `j`-th beat (`j >= 1`),
+    /// or `None` if no cycle within the plan does.
+    pub fn cycles_to_load(&self, j: u64) -> Option<u64> {
+        if j == 0 {
+            return Some(0);
+        }
+        match self.kind {
+            StreamKind::Fast { pre } => pre.checked_add(j),
+            StreamKind::Slow { backlog, c1, tail } => {
+                if j <= backlog {
+                    return Some(j);
+                }
+                if !tail || self.bpc == 0 {
+                    return None;
+                }
+                // The smallest m with floor((c1 + (m - 1) bpc) / need) >= j2:
+                // m - 1 = ceil((j2 need - c1) / bpc).
+                let j2 = u128::from(j - backlog);
+                let short = j2 * u128::from(self.need) - u128::from(c1);
+                let m = 1 + short.div_ceil(u128::from(self.bpc));
+                u64::try_from(u128::from(backlog) + m).ok()
+            }
+        }
+    }
+}
+
+impl CreditGate {
+    /// The closed form of a held, accepted stream (see [`StreamPlan`]) of beats with `tkeep`,
+    /// from this credit; the caller guarantees the rest (tvalid and tready held, bpc following a
+    /// constant Rc, no bypass).
+    pub fn stream_plan(&self, tkeep: u64, cfg: &Config, p: &Params) -> StreamPlan {
+        let need = u64::from(keep_bytes(tkeep)) << 16;
+        let bpc = u64::from(self.bpc);
+        let cap = cap_q(cfg, p);
+        let c0 = self.credit;
+        let kind = if c0 > cap {
+            // Only an injected state holds more credit than the cap; the first edge cuts it: no
+            // closed form (an empty plan).
+            StreamKind::Slow {
+                backlog: 0,
+                c1: c0,
+                tail: false,
+            }
+        } else if bpc >= need {
+            StreamKind::Fast {
+                pre: u64::from(c0 < need),
+            }
+        } else {
+            let backlog = if c0 >= need {
+                (c0 - need) / (need - bpc) + 1
+            } else {
+                0
+            };
+            StreamKind::Slow {
+                backlog,
+                c1: c0 - backlog * (need - bpc),
+                // Every tail credit is below need: a refused cycle adds bpc without reaching the
+                // cap when need - 1 + bpc <= cap.
+                tail: need - 1 + bpc <= cap,
+            }
+        };
+        StreamPlan {
+            need,
+            bpc,
+            cap,
+            c0,
+            kind,
+        }
+    }
+}
+
 /// spec 5.2: the credit cap in Q32.16, never below one full beat.
 #[inline(always)]
 fn cap_q(cfg: &Config, p: &Params) -> u64 {
@@ -260,6 +435,92 @@ mod tests {
         assert!(g.m_valid && !o.s_tready && !o.stall);
         step(&mut g, &IDLE, true, &cfg);
         assert!(!g.m_valid);
+    }
+
+    /// The closed form of a held stream against stepping the gate, on a grid of beat sizes, bpc,
+    /// caps and credits around every boundary of the plan (bpc = need, the cap that can just bind,
+    /// a credit just below, at and above one beat or the cap).
+    #[test]
+    fn stream_plan_equals_stepping_at_the_boundaries() {
+        let mut checked = 0u32;
+        for tkeep in [0u64, 0b1, 0b1010_0101, 0xFF] {
+            let need = u64::from(keep_bytes(tkeep)) << 16;
+            for bpc in [
+                0u64,
+                1,
+                2,
+                3,
+                0x1_0000,
+                0x1_0002,
+                0x7_0002,
+                need.saturating_sub(1),
+                need,
+                need + 1,
+                0x9_0001,
+            ] {
+                let bpc = bpc as u32;
+                let b = u64::from(bpc);
+                for cap in [
+                    8u64 << 16,
+                    (need + b).saturating_sub(2),
+                    (need + b).saturating_sub(1),
+                    need + b,
+                    40 << 16,
+                ] {
+                    // The cap register holds whole bytes; Q32.16 caps between them come from
+                    // the boundaries only through their byte part.
+                    let cap_bytes = u32::try_from(cap >> 16).unwrap();
+                    let cfg = Config {
+                        credit_cap: cap_bytes,
+                        ..Config::reset(&P)
+                    };
+                    let cap_q = cap_q(&cfg, &P);
+                    for c0 in [0u64, 1, need.saturating_sub(1), need, need + b - 1, cap_q] {
+                        if c0 > cap_q {
+                            continue;
+                        }
+                        let mut g = CreditGate { bpc, ..gate(c0) };
+                        let plan = g.stream_plan(tkeep, &cfg, &P);
+                        let beat = AxisIn { tkeep, ..BEAT };
+                        let mut loads = 0u64;
+                        let mut load_cycle = Vec::new();
+                        for k in 1..=300u64 {
+                            let i = GateIn {
+                                rst: false,
+                                s: &beat,
+                                m_tready: true,
+                                rc: 0,
+                            };
+                            let mut o = g.comb(&i, &cfg, &P);
+                            // bpc held: the rate is constant over a stream.
+                            o.bpc_d = bpc;
+                            g.next(&i, &o, &cfg, &P);
+                            loads += u64::from(o.load);
+                            if o.load {
+                                load_cycle.push(k);
+                            }
+                            if k > plan.horizon() {
+                                break;
+                            }
+                            let at = plan.at(k);
+                            let ctx = (tkeep, bpc, cap_q, c0, k);
+                            assert_eq!(at.loads, loads, "loads {ctx:?}");
+                            assert_eq!(at.credit, g.credit, "credit {ctx:?}");
+                            assert_eq!(at.last_loaded, o.load, "last_loaded {ctx:?}");
+                            checked += 1;
+                        }
+                        for (j, &k) in load_cycle.iter().enumerate() {
+                            if k <= plan.horizon() {
+                                let ctx = (tkeep, bpc, cap_q, c0, j);
+                                let want = Some(k);
+                                assert_eq!(plan.cycles_to_load(j as u64 + 1), want, "{ctx:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 50_000, "only {checked} cycles compared");
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub use credit_gate::{AxisIn, DATA_WORDS};
 pub use params::{ParamError, Params};
 pub use rate_inc::Phase;
 pub use regs::AxilIn;
+pub use skip::Streamed;
 pub use snapshot::Snapshot;
 
 pub use block::Block;
@@ -360,7 +361,8 @@ impl RateLimiter {
             s.alpha.skip_quiet(active, 1);
             s.inc.skip_quiet(active, cfg, 1, gate.bytes_in);
             s.dec.skip_quiet(1);
-            s.regs.skip_quiet(1, gate.stall, gate.bytes_in);
+            s.regs
+                .skip_quiet(u64::from(gate.stall), u64::from(gate.bytes_in));
         } else {
             (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
             s.alpha.next(&alpha_in, &alpha, cfg, p);

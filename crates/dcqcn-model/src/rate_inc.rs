@@ -93,20 +93,46 @@ impl RateInc {
     /// cycle; `u64::MAX` while inactive or with both triggers off).
     #[inline(always)]
     pub fn quiet_cycles(&self, active: bool, cfg: &Config, data_bytes: u32) -> u64 {
-        if !active {
-            return u64::MAX;
+        let n = self.timer_quiet_cycles(active, cfg);
+        if !active || !cfg.byte_en {
+            return n;
         }
-        let mut n = u64::MAX;
-        if cfg.timer_en {
-            n = until_expired(u64::from(self.inc_timer), u64::from(cfg.inc_interval));
+        let left = u64::from(cfg.byte_threshold.max(1)).saturating_sub(u64::from(self.byte_cnt));
+        // The counter must still be below the threshold after this many full beats.
+        n.min(left.saturating_sub(1) / u64::from(data_bytes))
+    }
+
+    /// Cycles from now without a timer trigger (the byte counter aside): `u64::MAX` while
+    /// inactive or with the timer off.
+    #[inline(always)]
+    pub fn timer_quiet_cycles(&self, active: bool, cfg: &Config) -> u64 {
+        if active && cfg.timer_en {
+            until_expired(u64::from(self.inc_timer), u64::from(cfg.inc_interval))
+        } else {
+            u64::MAX
         }
-        if cfg.byte_en {
-            let left =
-                u64::from(cfg.byte_threshold.max(1)).saturating_sub(u64::from(self.byte_cnt));
-            // The counter must still be below the threshold after this many full beats.
-            n = n.min(left.saturating_sub(1) / u64::from(data_bytes));
+    }
+
+    /// Beats of `beat_bytes` that can be loaded, the last of them in the last cycle of a stretch,
+    /// without a byte trigger in any cycle of it (the trigger fires in the cycle after the counter
+    /// reaches the threshold): 0 if it fires this cycle, `u64::MAX` without a limit.
+    #[inline(always)]
+    pub fn quiet_loads(&self, active: bool, cfg: &Config, beat_bytes: u32) -> u64 {
+        if !active || !cfg.byte_en || beat_bytes == 0 {
+            return if active && cfg.byte_en && self.byte_cnt >= cfg.byte_threshold.max(1) {
+                0
+            } else {
+                u64::MAX
+            };
         }
-        n
+        let thr = u64::from(cfg.byte_threshold.max(1));
+        let cnt = u64::from(self.byte_cnt);
+        if cnt >= thr {
+            return 0;
+        }
+        // j loads keep the counter below the threshold while cnt + j b < thr; one more may come
+        // in the stretch's last cycle.
+        (thr - cnt - 1) / u64::from(beat_bytes) + 1
     }
 
     /// `n` cycles without bypass, decrease or trigger in closed form, `bytes_in` bytes loaded in

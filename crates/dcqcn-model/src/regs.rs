@@ -129,17 +129,15 @@ fn lane_mask(wstrb: u8) -> u32 {
 }
 
 impl Regs {
-    /// `n` cycles without bus activity or reaction-point events in closed form, with the stall
-    /// condition `stall` in each and `bytes_in` bytes loaded in all: only the traffic counters
-    /// move (what `n` calls of `next` leave behind).
+    /// Cycles without bus activity or reaction-point events in closed form, `stalls` of them with
+    /// the stall condition and `bytes_in` bytes loaded in all: only the traffic counters move
+    /// (what as many calls of `next` leave behind).
     #[inline(always)]
-    pub fn skip_quiet(&mut self, n: u64, stall: bool, bytes_in: u32) {
+    pub fn skip_quiet(&mut self, stalls: u64, bytes_in: u64) {
         let c = &mut self.cnt;
-        // n increments mod 2^32.
-        c.cnt_stall = c
-            .cnt_stall
-            .wrapping_add(u32::from(stall).wrapping_mul(n as u32));
-        c.cnt_bytes = c.cnt_bytes.wrapping_add(u64::from(bytes_in));
+        // Both counters wrap: stalls mod 2^32, bytes mod 2^64.
+        c.cnt_stall = c.cnt_stall.wrapping_add(stalls as u32);
+        c.cnt_bytes = c.cnt_bytes.wrapping_add(bytes_in);
     }
 
     /// spec 6.1/6.2: the word and response a read of `addr` returns.

@@ -6,8 +6,19 @@
 //! stepping, register for register, over random configurations, states and inputs.
 
 use crate::block::Block;
-use crate::credit_gate::GateIn;
+use crate::credit_gate::{keep_bytes, GateIn};
 use crate::{CycleEvents, Inputs, RateLimiter};
+
+/// What [`RateLimiter::skip_stream`] advanced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Streamed {
+    /// Cycles advanced (0: step the next one).
+    pub cycles: u64,
+    /// Beats loaded from the source (`s_axis` handshakes).
+    pub loads: u64,
+    /// Beats handed downstream (`m_axis` handshakes), each the cycle after its load.
+    pub handovers: u64,
+}
 
 impl RateLimiter {
     /// Advances up to `max_cycles` cycles with the inputs `i` held constant, exactly as that many
@@ -34,6 +45,93 @@ impl RateLimiter {
             return self.fixed_point(i, max_cycles);
         }
         0
+    }
+
+    /// Advances a stretch in which the limiter streams a saturating source at a constant Rc, in
+    /// closed form: `tvalid` and `m_axis_tready` held high with the same beat offered each cycle
+    /// (inputs `i` held), no reset, bypass, CNP edge, pending decrease, bus activity, alpha, timer
+    /// or byte-counter event. Each cycle loads the beat if the credit covers it (see
+    /// [`crate::credit_gate::StreamPlan`]) and a loaded beat is handed downstream the next cycle.
+    ///
+    /// Advances at most `max_cycles` cycles and loads at most `max_loads` beats: the stretch ends
+    /// with the cycle that loads the `max_loads`-th beat (so that the caller can change the
+    /// inputs for the next beat, e.g. a frame's last one), or earlier where the closed form ends
+    /// (the next event, a cap that could bind). The result is what that many calls of
+    /// `step(i)` leave behind, register for register and event for event (`tests/skip.rs`);
+    /// [`Streamed::cycles`] is 0 when the next cycle must be stepped.
+    pub fn skip_stream(&mut self, i: &Inputs, max_cycles: u64, max_loads: u64) -> Streamed {
+        let none = Streamed::default();
+        let s = &self.state;
+        let cfg = &s.regs.cfg;
+        if max_cycles == 0
+            || !i.s_axis.tvalid
+            || !i.m_axis_tready
+            || !self.calm(i)
+            || cfg.bypass
+            || !s.cnp.settled(i.cnp)
+            || s.gate.bpc != self.params.bpc(s.rc)
+        {
+            return none;
+        }
+        let plan = s.gate.stream_plan(i.s_axis.tkeep, cfg, &self.params);
+        let beat_bytes = keep_bytes(i.s_axis.tkeep);
+        // The exact windows: the timers advance one per cycle, the byte counter one beat per load.
+        let byte_loads = s.inc.quiet_loads(s.active, cfg, beat_bytes);
+        if byte_loads == 0 {
+            return none;
+        }
+        let max_loads = max_loads.min(byte_loads);
+        let mut k = s
+            .alpha
+            .quiet_cycles(s.active, cfg)
+            .min(s.inc.timer_quiet_cycles(s.active, cfg))
+            .min(plan.horizon())
+            .min(max_cycles);
+        if max_loads == 0 {
+            // Only the refused cycles before the first load.
+            if let Some(c) = plan.cycles_to_load(1) {
+                k = k.min(c - 1);
+            }
+        } else if let Some(c) = plan.cycles_to_load(max_loads) {
+            // Up to the cycle that loads the last allowed beat: the inputs may change after it.
+            k = k.min(c);
+        }
+        if k == 0 {
+            return none;
+        }
+        let at = plan.at(k);
+        let bytes = at.loads * u64::from(beat_bytes);
+        let handovers = u64::from(s.gate.m_valid) + at.loads - u64::from(at.last_loaded);
+
+        let s = &mut self.state;
+        let cfg = &s.regs.cfg;
+        s.alpha.skip_quiet(s.active, k);
+        // With byte_en the window keeps the counter below its threshold (a u32).
+        s.inc
+            .skip_quiet(s.active, cfg, k, u32::try_from(bytes).unwrap_or(u32::MAX));
+        s.dec.skip_quiet(k);
+        // Every cycle that loads nothing is a stall: a beat offered, room downstream, no credit.
+        s.regs.skip_quiet(k - at.loads, bytes);
+        let g = &mut s.gate;
+        g.credit = at.credit;
+        if at.loads > 0 {
+            g.m_data = i.s_axis.tdata;
+            g.m_keep = i.s_axis.tkeep;
+            g.m_last = i.s_axis.tlast;
+        }
+        g.m_valid = at.last_loaded;
+        self.events = CycleEvents {
+            load: at.last_loaded,
+            bytes_in: if at.last_loaded { beat_bytes } else { 0 },
+            stall: !at.last_loaded,
+            ..CycleEvents::default()
+        };
+        self.quiet_budget = self.quiet_cycles_ahead();
+        Streamed {
+            cycles: k,
+            loads: at.loads,
+            handovers,
+        }
     }
 
     /// The gate's inputs for a cycle with inputs `i`.
@@ -73,7 +171,7 @@ impl RateLimiter {
         s.inc.skip_quiet(s.active, cfg, n, 0);
         s.dec.skip_quiet(n);
         s.gate.skip_idle(n, cfg, &p);
-        s.regs.skip_quiet(n, stall, 0);
+        s.regs.skip_quiet(if stall { n } else { 0 }, 0);
         self.events = CycleEvents {
             stall,
             ..CycleEvents::default()

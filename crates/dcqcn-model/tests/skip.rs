@@ -198,3 +198,171 @@ fn skip_covers_credit_waits_and_bypass_stalls() {
     let cnp = inputs((true, false, true, 8, false));
     assert_eq!(by.skip(&cnp, 1_000), 0);
 }
+
+/// A held stream segment: beat tkeep (any pattern of the 8 lanes, 0 included), tlast, the most
+/// cycles and beats to advance, and an optional credit to start from (Q32.16; may exceed the cap).
+type Segment = (u64, bool, u64, u64, Option<u64>);
+
+fn segment() -> impl Strategy<Value = Segment> {
+    (
+        prop_oneof![4 => Just(0xFFu64), 2 => 0u64..0x100, 1 => Just(0u64)],
+        any::<bool>(),
+        prop_oneof![1u64..64, 64u64..50_000],
+        prop_oneof![0u64..4, 4u64..300, Just(u64::MAX)],
+        prop_oneof![
+            3 => Just(None),
+            1 => (0u64..(40u64 << 16)).prop_map(Some),
+            1 => (0u64..(1u64 << 37)).prop_map(Some),
+        ],
+    )
+}
+
+type StreamCase = (Config, u32, Vec<Raw>, Vec<Segment>);
+
+fn stream_case() -> impl Strategy<Value = StreamCase> {
+    (
+        config(),
+        // bpc = 0 below about 2,400 B/s; slow, medium and near line rate above.
+        prop_oneof![
+            0u32..3_000,
+            3_000u32..100_000_000,
+            100_000_000u32..1_250_000_000
+        ],
+        prop::collection::vec(raw_inputs(), 0..200),
+        prop::collection::vec(segment(), 1..10),
+    )
+}
+
+/// What a streaming skip advanced, counted by stepping.
+#[derive(Default)]
+struct StreamTally {
+    cycles: u64,
+    loads: u64,
+    limited_by_loads: u64,
+}
+
+fn check_stream((cfg, rc, warmup, segments): StreamCase) -> Result<StreamTally, TestCaseError> {
+    let mut a = RateLimiter::new(Params::DEFAULT);
+    a.set_config(cfg);
+    a.state_mut().rc = rc;
+    for w in &warmup {
+        a.step(&inputs(*w));
+    }
+    let mut b = a.clone();
+    let mut tally = StreamTally::default();
+    for &(tkeep, tlast, max_cycles, max_loads, credit) in &segments {
+        if let Some(c) = credit {
+            a.state_mut().gate.credit = c;
+            b.state_mut().gate.credit = c;
+        }
+        let i = Inputs {
+            rst: false,
+            cnp: false,
+            s_axis: AxisIn {
+                tdata: [tkeep ^ 0x5A; DATA_WORDS],
+                tkeep,
+                tvalid: true,
+                tlast,
+            },
+            m_axis_tready: true,
+            axil: AxilIn::default(),
+        };
+        let before = *a.state();
+        let r = a.skip_stream(&i, max_cycles, max_loads);
+        prop_assert!(r.cycles <= max_cycles && r.loads <= max_loads);
+        if r.cycles == 0 {
+            prop_assert_eq!(r, dcqcn_model::Streamed::default());
+            prop_assert_eq!(a.state(), &before);
+            let oa = a.step(&i);
+            prop_assert_eq!(oa, b.step(&i));
+            continue;
+        }
+        let (mut loads, mut handovers, mut last_load) = (0u64, 0u64, false);
+        for _ in 0..r.cycles {
+            let o = b.step(&i);
+            last_load = o.s_axis_tready;
+            loads += u64::from(o.s_axis_tready);
+            handovers += u64::from(o.m_axis_tvalid);
+        }
+        prop_assert_eq!(r.loads, loads);
+        prop_assert_eq!(r.handovers, handovers);
+        prop_assert_eq!(a.state(), b.state());
+        prop_assert_eq!(a.events(), b.events());
+        if max_loads > 0 && loads == max_loads {
+            // The stretch ends with the cycle that loads the last allowed beat.
+            prop_assert!(last_load);
+            tally.limited_by_loads += 1;
+        }
+        if r.cycles < max_cycles && r.loads < max_loads {
+            // The stretch is maximal: where it ended, the closed form has nothing more to give.
+            let mut probe = a.clone();
+            let more = probe.skip_stream(&i, max_cycles - r.cycles, max_loads - r.loads);
+            prop_assert_eq!(more.cycles, 0, "stretch of {} cycles not maximal", r.cycles);
+        }
+        tally.cycles += r.cycles;
+        tally.loads += r.loads;
+        // The next cycle, stepped, agrees too (the quiet-cycle budget was recomputed).
+        let oa = a.step(&i);
+        prop_assert_eq!(oa, b.step(&i));
+        prop_assert_eq!(a.state(), b.state());
+    }
+    Ok(tally)
+}
+
+/// `skip_stream` is bit-exact to stepping over random configurations, rates (bpc = 0 included),
+/// credits (above the cap included), tkeep patterns and limits, across timer expiries (which end
+/// the stretch) and cap hits.
+#[test]
+fn skip_stream_equals_stepping() {
+    let mut runner = TestRunner::new(ProptestConfig {
+        cases: 500,
+        ..ProptestConfig::default()
+    });
+    let total = Cell::new((0u64, 0u64, 0u64));
+    let result = runner.run(&stream_case(), |c| {
+        let t = check_stream(c)?;
+        let (cy, lo, li) = total.get();
+        total.set((cy + t.cycles, lo + t.loads, li + t.limited_by_loads));
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    // Not vacuous: long streamed stretches, many beats, stretches ended by the beat limit.
+    let (cycles, loads, limited) = total.get();
+    assert!(cycles > 1_000_000, "only {cycles} cycles streamed");
+    assert!(loads > 100_000, "only {loads} beats streamed");
+    assert!(limited > 50, "only {limited} stretches ended by max_loads");
+}
+
+/// A saturating source at 5 Gb/s: the stretches between events are streamed in closed form, a
+/// beat every other cycle, and stepping only the events leaves the same state as stepping all.
+#[test]
+fn skip_stream_covers_a_rate_limited_stream() {
+    let p = Params::DEFAULT;
+    let mut rl = RateLimiter::new(p);
+    rl.set_config(Config::paper_table2(&p));
+    rl.state_mut().rc = 625_000_000;
+    let mut reference = rl.clone();
+    let beat = inputs((true, true, false, 8, false));
+    let (mut stepped, mut streamed, mut loads) = (0u64, 0u64, 0u64);
+    while stepped + streamed < 1_000_000 {
+        let r = rl.skip_stream(&beat, 1_000_000 - stepped - streamed, u64::MAX);
+        if r.cycles == 0 {
+            loads += u64::from(rl.step(&beat).s_axis_tready);
+            stepped += 1;
+        }
+        streamed += r.cycles;
+        loads += r.loads;
+    }
+    let mut ref_loads = 0u64;
+    for _ in 0..1_000_000 {
+        ref_loads += u64::from(reference.step(&beat).s_axis_tready);
+    }
+    assert_eq!(rl.state(), reference.state());
+    assert_eq!(loads, ref_loads);
+    assert!(
+        streamed > 100 * stepped,
+        "streamed {streamed} cycles, stepped {stepped}"
+    );
+}
