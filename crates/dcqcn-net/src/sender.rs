@@ -211,6 +211,29 @@ impl Sender {
         }
     }
 
+    /// The most beats a streamed stretch with inputs `i` may load (`RateLimiter::skip_stream`), or
+    /// `None` where the sender must step: the source offers and the MAC takes (`m_axis_tready`
+    /// held, so the FIFO keeps room for every beat handed before the stretch's last cycle), the
+    /// inputs stay the same beat (the stretch ends with the load of the frame's last beat with
+    /// the current `tkeep`/`tlast`), and no frame completes in it (a frame's last beat in the
+    /// output register is handed over by a stepped cycle, so the MAC sees it at the next one).
+    fn stream_loads(&self, i: &Inputs) -> Option<u64> {
+        let gate = &self.rl.state().gate;
+        if !i.s_axis.tvalid || !i.m_axis_tready || (gate.m_valid && gate.m_last) {
+            return None;
+        }
+        let frame = if i.s_axis.tlast {
+            1
+        } else {
+            u64::from(self.beats_per_frame - 1 - self.beat)
+        };
+        // Full beats that fit in the FIFO now; the handovers before the last cycle must leave
+        // room for one more, so that m_axis_tready stays high in every cycle.
+        let room = u64::from((self.fifo_cap - self.fifo_bytes) / self.data_bytes);
+        let handed = room.checked_sub(1 + u64::from(gate.m_valid))?;
+        Some(frame.min(handed))
+    }
+
     /// Runs every cycle that starts before `t_ps`; frames put on the wire are appended to `out`
     /// as arrival times at the far end of the link.
     pub fn advance_to(&mut self, t_ps: u64, out: &mut Vec<Departure>) {
@@ -219,9 +242,7 @@ impl Sender {
             let c = self.cycle;
             self.mac(c, out);
             let i = self.inputs(c);
-            // A beat handed downstream this cycle rules a skip out: test that before the horizon.
-            let handover = self.rl.state().gate.m_valid && i.m_axis_tready;
-            if self.use_skip && !handover && c + 1 < end {
+            if self.use_skip && c + 1 < end {
                 let mut horizon = end.min(self.mac_change(c)).min(self.pin_change(c));
                 if c < self.start_cycle {
                     horizon = horizon.min(self.start_cycle);
@@ -230,11 +251,37 @@ impl Sender {
                     horizon = horizon.min(self.stop_cycle);
                 }
                 if horizon > c + 1 {
-                    let k = self.rl.skip(&i, horizon - c);
-                    if k > 0 {
-                        self.skipped_cycles += k;
-                        self.cycle += k;
-                        continue;
+                    // A beat handed downstream this cycle rules the waiting skip out.
+                    let gate = self.rl.state().gate;
+                    if !(gate.m_valid && i.m_axis_tready) {
+                        let k = self.rl.skip(&i, horizon - c);
+                        if k > 0 {
+                            self.skipped_cycles += k;
+                            self.cycle += k;
+                            continue;
+                        }
+                    }
+                    if let Some(max_loads) = self.stream_loads(&i) {
+                        let r = self.rl.skip_stream(&i, horizon - c, max_loads);
+                        if r.cycles > 0 {
+                            // The beat in the output register (never a frame's last: see
+                            // stream_loads) leaves in the first cycle, then each loaded beat the
+                            // cycle after its load.
+                            let first = u64::from(gate.m_valid);
+                            if gate.m_valid {
+                                self.fifo_bytes += keep_bytes(gate.m_keep);
+                            }
+                            let beat_bytes = keep_bytes(i.s_axis.tkeep);
+                            self.fifo_bytes += (r.handovers - first) as u32 * beat_bytes;
+                            self.beat = if i.s_axis.tlast && r.loads == 1 {
+                                0
+                            } else {
+                                self.beat + r.loads as u32
+                            };
+                            self.skipped_cycles += r.cycles;
+                            self.cycle += r.cycles;
+                            continue;
+                        }
                     }
                 }
             }
