@@ -56,18 +56,24 @@ impl RateLimiter {
     /// Advances at most `max_cycles` cycles and loads at most `max_loads` beats: the stretch ends
     /// with the cycle that loads the `max_loads`-th beat (so that the caller can change the
     /// inputs for the next beat, e.g. a frame's last one), or earlier where the closed form ends
-    /// (the next event, a cap that could bind). The result is what that many calls of
+    /// (the next event, a cap that could bind). In bypass, a stretch that repeats one cycle up to
+    /// the traffic counters is advanced instead (see `linear_point`). The result is what that
+    /// many calls of
     /// `step(i)` leave behind, register for register and event for event (`tests/skip.rs`);
     /// [`Streamed::cycles`] is 0 when the next cycle must be stepped.
     pub fn skip_stream(&mut self, i: &Inputs, max_cycles: u64, max_loads: u64) -> Streamed {
         let none = Streamed::default();
         let s = &self.state;
         let cfg = &s.regs.cfg;
-        if max_cycles == 0
-            || !i.s_axis.tvalid
+        if max_cycles == 0 {
+            return none;
+        }
+        if cfg.bypass {
+            return self.linear_point(i, max_cycles, max_loads);
+        }
+        if !i.s_axis.tvalid
             || !i.m_axis_tready
             || !self.calm(i)
-            || cfg.bypass
             || !s.cnp.settled(i.cnp)
             || s.gate.bpc != self.params.bpc(s.rc)
         {
@@ -131,6 +137,47 @@ impl RateLimiter {
             cycles: k,
             loads: at.loads,
             handovers,
+        }
+    }
+
+    /// Steps one cycle; if it left every register as it was but the traffic counters (the stall
+    /// and byte counters, which nothing but the read mux reads), the following cycles repeat it:
+    /// the same outputs and events, the counters moving by the same amount each cycle (typically
+    /// bypass, a beat loaded and handed on every cycle). Advances up to `max_cycles` cycles and,
+    /// if each cycle loads a beat, `max_loads` beats.
+    fn linear_point(&mut self, i: &Inputs, max_cycles: u64, max_loads: u64) -> Streamed {
+        let mut probe = self.clone();
+        let out = probe.step(i);
+        let (before, after) = (self.state.regs.cnt, probe.state.regs.cnt);
+        let mut same = probe.state;
+        same.regs.cnt.cnt_stall = before.cnt_stall;
+        same.regs.cnt.cnt_bytes = before.cnt_bytes;
+        if same != self.state {
+            return Streamed::default();
+        }
+        let load = i.s_axis.tvalid && out.s_axis_tready;
+        let handover = out.m_axis_tvalid && i.m_axis_tready;
+        let k = if load {
+            max_cycles.min(max_loads)
+        } else {
+            max_cycles
+        };
+        if k == 0 {
+            return Streamed::default();
+        }
+        // Both counters wrap (spec 6.2): k times the one cycle's increment, modulo their width.
+        let stall = after.cnt_stall.wrapping_sub(before.cnt_stall);
+        let bytes = after.cnt_bytes.wrapping_sub(before.cnt_bytes);
+        self.state = probe.state;
+        let c = &mut self.state.regs.cnt;
+        c.cnt_stall = before.cnt_stall.wrapping_add(stall.wrapping_mul(k as u32));
+        c.cnt_bytes = before.cnt_bytes.wrapping_add(bytes.wrapping_mul(k));
+        self.events = probe.events;
+        self.quiet_budget = self.quiet_cycles_ahead();
+        Streamed {
+            cycles: k,
+            loads: k * u64::from(load),
+            handovers: k * u64::from(handover),
         }
     }
 

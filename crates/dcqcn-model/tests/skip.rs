@@ -239,6 +239,7 @@ struct StreamTally {
     cycles: u64,
     loads: u64,
     limited_by_loads: u64,
+    bypass_cycles: u64,
 }
 
 fn check_stream((cfg, rc, warmup, segments): StreamCase) -> Result<StreamTally, TestCaseError> {
@@ -301,6 +302,9 @@ fn check_stream((cfg, rc, warmup, segments): StreamCase) -> Result<StreamTally, 
         }
         tally.cycles += r.cycles;
         tally.loads += r.loads;
+        if a.state().regs.cfg.bypass {
+            tally.bypass_cycles += r.cycles;
+        }
         // The next cycle, stepped, agrees too (the quiet-cycle budget was recomputed).
         let oa = a.step(&i);
         prop_assert_eq!(oa, b.step(&i));
@@ -309,30 +313,36 @@ fn check_stream((cfg, rc, warmup, segments): StreamCase) -> Result<StreamTally, 
     Ok(tally)
 }
 
-/// `skip_stream` is bit-exact to stepping over random configurations, rates (bpc = 0 included),
-/// credits (above the cap included), tkeep patterns and limits, across timer expiries (which end
-/// the stretch) and cap hits.
+/// `skip_stream` is bit-exact to stepping over random configurations (bypass included), rates
+/// (bpc = 0 included), credits (above the cap included), tkeep patterns and limits, across timer
+/// expiries (which end the stretch) and cap hits.
 #[test]
 fn skip_stream_equals_stepping() {
     let mut runner = TestRunner::new(ProptestConfig {
         cases: 500,
         ..ProptestConfig::default()
     });
-    let total = Cell::new((0u64, 0u64, 0u64));
+    let total = Cell::new((0u64, 0u64, 0u64, 0u64));
     let result = runner.run(&stream_case(), |c| {
         let t = check_stream(c)?;
-        let (cy, lo, li) = total.get();
-        total.set((cy + t.cycles, lo + t.loads, li + t.limited_by_loads));
+        let (cy, lo, li, by) = total.get();
+        total.set((
+            cy + t.cycles,
+            lo + t.loads,
+            li + t.limited_by_loads,
+            by + t.bypass_cycles,
+        ));
         Ok(())
     });
     if let Err(e) = result {
         panic!("{e}");
     }
     // Not vacuous: long streamed stretches, many beats, stretches ended by the beat limit.
-    let (cycles, loads, limited) = total.get();
+    let (cycles, loads, limited, bypass) = total.get();
     assert!(cycles > 1_000_000, "only {cycles} cycles streamed");
     assert!(loads > 100_000, "only {loads} beats streamed");
     assert!(limited > 50, "only {limited} stretches ended by max_loads");
+    assert!(bypass > 100_000, "only {bypass} bypassed cycles streamed");
 }
 
 /// A saturating source at 5 Gb/s: the stretches between events are streamed in closed form, a
