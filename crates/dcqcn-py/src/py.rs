@@ -4,8 +4,8 @@
 use crate::{
     axil_transaction, check_input, check_tdata, config_from_file, describe_inputs,
     describe_outputs, event_value, input_index, named_config, recorded, register, set_input,
-    set_tdata, show, state_fields, width, Diff, InputError as BadInput, Recorded, Report, EVENTS, INPUTS,
-    PORT_REGISTERS, TDATA,
+    set_tdata, show, state_fields, width, Diff, InputError as BadInput, Recorded, Report, EVENTS,
+    INPUTS, PORT_REGISTERS, TDATA,
 };
 use dcqcn_harness::units;
 use dcqcn_model::config::FIELD_WIDTHS;
@@ -61,7 +61,11 @@ fn unit_err(e: units::UnitError) -> PyErr {
 const HISTORY: usize = 8;
 
 /// A value as a Python int (wide beats through `int.from_bytes`).
-fn value_to_py<'py>(py: Python<'py>, v: &FieldValue, data_bytes: u32) -> PyResult<Bound<'py, PyAny>> {
+fn value_to_py<'py>(
+    py: Python<'py>,
+    v: &FieldValue,
+    data_bytes: u32,
+) -> PyResult<Bound<'py, PyAny>> {
     match v {
         FieldValue::Scalar(x) => Ok(x.into_pyobject(py)?.into_any()),
         FieldValue::Wide(w) => {
@@ -97,7 +101,9 @@ fn beat_words(v: &Bound<'_, PyAny>, name: &str) -> PyResult<[u64; DATA_WORDS]> {
         .map_err(|_| {
             InputError::new_err(format!(
                 "`{name}`: {} is not an integer 0..2^512",
-                v.repr().map(|r| dcqcn_harness::clip(&r.to_string())).unwrap_or_default()
+                v.repr()
+                    .map(|r| dcqcn_harness::clip(&r.to_string()))
+                    .unwrap_or_default()
             ))
         })?;
     let b: Vec<u8> = bytes.extract()?;
@@ -139,7 +145,11 @@ impl Model {
         *self.m.params()
     }
 
-    fn inputs_from(&self, d: Option<&Bound<'_, PyAny>>, kw: Option<&Bound<'_, PyDict>>) -> PyResult<Inputs> {
+    fn inputs_from(
+        &self,
+        d: Option<&Bound<'_, PyAny>>,
+        kw: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Inputs> {
         let mut i = Inputs::default();
         let db = self.p().data_bytes();
         let mut apply = |k: &Bound<'_, PyAny>, v: &Bound<'_, PyAny>| -> PyResult<()> {
@@ -153,7 +163,9 @@ impl Model {
                 let x: u128 = v.extract::<u64>().map(u128::from).map_err(|_| {
                     InputError::new_err(format!(
                         "`{name}`: {} is not an integer 0..2^64",
-                        v.repr().map(|r| dcqcn_harness::clip(&r.to_string())).unwrap_or_default()
+                        v.repr()
+                            .map(|r| dcqcn_harness::clip(&r.to_string()))
+                            .unwrap_or_default()
                     ))
                 })?;
                 check_input(idx, x, db, "").map_err(input_err)?;
@@ -253,7 +265,11 @@ fn observed_value(model: &Model, name: &str) -> PyResult<FieldValue> {
                 "unknown field `{}` (known: {}, {})",
                 dcqcn_harness::clip(name),
                 FIELDS.iter().map(|f| f.name).collect::<Vec<_>>().join(", "),
-                PORT_REGISTERS.iter().map(|f| f.0).collect::<Vec<_>>().join(", ")
+                PORT_REGISTERS
+                    .iter()
+                    .map(|f| f.0)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         })
 }
@@ -459,17 +475,17 @@ impl Model {
             let ours = observed_value(self, &name)?;
             let (model_hex, model) = show(field, &ours, &p).map_err(input_err)?;
             let v = observed.get_item(&name)?.expect("key of observed");
-            let (rtl_hex, rtl) =
-                match py_to_value(&v, matches!(ours, FieldValue::Wide(_)), &name)? {
-                    Some(t) => show(field, &t, &p).map_err(input_err)?,
-                    None => {
-                        let shown = match raw.map(|r| r.get_item(&name)).transpose()?.flatten() {
-                            Some(r) => r.str()?.to_string(),
-                            None => "unresolved".into(),
-                        };
-                        (shown, "(X/Z)".into())
-                    }
-                };
+            let (rtl_hex, rtl) = match py_to_value(&v, matches!(ours, FieldValue::Wide(_)), &name)?
+            {
+                Some(t) => show(field, &t, &p).map_err(input_err)?,
+                None => {
+                    let shown = match raw.map(|r| r.get_item(&name)).transpose()?.flatten() {
+                        Some(r) => r.str()?.to_string(),
+                        None => "unresolved".into(),
+                    };
+                    (shown, "(X/Z)".into())
+                }
+            };
             diffs.push(Diff {
                 field: name.clone(),
                 block: crate::block_of(field).unwrap_or("out").to_string(),
@@ -508,10 +524,17 @@ impl Model {
         max_cycles: u64,
     ) -> PyResult<u8> {
         let addr = self.address(register, true)?;
-        check_input(input_index("s_axil_wstrb").expect("port"), strb.into(), 8, "")
-            .map_err(input_err)?;
+        check_input(
+            input_index("s_axil_wstrb").expect("port"),
+            strb.into(),
+            8,
+            "",
+        )
+        .map_err(input_err)?;
         let idle = self.idle(idle)?;
-        Ok(self.bus(&idle, Some((addr, data, strb)), None, max_cycles)?.1)
+        Ok(self
+            .bus(&idle, Some((addr, data, strb)), None, max_cycles)?
+            .1)
     }
 
     #[pyo3(signature = (register, *, idle=None, max_cycles=16))]
@@ -580,7 +603,9 @@ impl Model {
                         a.shape()
                     )));
                 }
-                let s = a.as_slice().map_err(|_| InputError::new_err("`s_axis_tdata`: not contiguous"))?;
+                let s = a
+                    .as_slice()
+                    .map_err(|_| InputError::new_err("`s_axis_tdata`: not contiguous"))?;
                 for (c, row) in s.chunks(words).enumerate() {
                     check_tdata(row, db, &format!("[{c}]")).map_err(input_err)?;
                 }
@@ -595,10 +620,14 @@ impl Model {
                         a.len()
                     )));
                 }
-                let s = a.as_slice().map_err(|_| InputError::new_err(format!("`{name}`: not contiguous")))?;
-                if let Some((c, &x)) = s.iter().enumerate().find(|(_, &x)| {
-                    check_input(idx, x.into(), db, "").is_err()
-                }) {
+                let s = a
+                    .as_slice()
+                    .map_err(|_| InputError::new_err(format!("`{name}`: not contiguous")))?;
+                if let Some((c, &x)) = s
+                    .iter()
+                    .enumerate()
+                    .find(|(_, &x)| check_input(idx, x.into(), db, "").is_err())
+                {
                     check_input(idx, x.into(), db, &format!("[{c}]")).map_err(input_err)?;
                 }
                 cols.push((idx, a));
@@ -615,7 +644,8 @@ impl Model {
                 Ok((name, r, bits))
             })
             .collect::<PyResult<_>>()?;
-        let mut stims: Vec<(usize, Stim<'_>)> = consts.iter().map(|&(i, x)| (i, Stim::Const(x))).collect();
+        let mut stims: Vec<(usize, Stim<'_>)> =
+            consts.iter().map(|&(i, x)| (i, Stim::Const(x))).collect();
         for (i, a) in &cols {
             stims.push((*i, Stim::Column(a.as_slice().expect("checked"))));
         }
@@ -635,8 +665,10 @@ impl Model {
                 }
             }
         }
-        let stims: Vec<&(usize, Stim<'_>)> =
-            stims.iter().filter(|s| !matches!(s.1, Stim::Const(_))).collect();
+        let stims: Vec<&(usize, Stim<'_>)> = stims
+            .iter()
+            .filter(|s| !matches!(s.1, Stim::Const(_)))
+            .collect();
         let model = &mut self.m;
         for c in 0..n {
             for (idx, s) in &stims {
@@ -729,7 +761,11 @@ fn _dcqcn_model(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("INPUTS", INPUTS.iter().map(|p| p.0).collect::<Vec<_>>())?;
     m.add(
         "OUTPUTS",
-        FIELDS.iter().filter(|f| f.block == "out").map(|f| f.name).collect::<Vec<_>>(),
+        FIELDS
+            .iter()
+            .filter(|f| f.block == "out")
+            .map(|f| f.name)
+            .collect::<Vec<_>>(),
     )?;
     m.add(
         "REGISTERS",
@@ -742,9 +778,15 @@ fn _dcqcn_model(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EVENTS", EVENTS.iter().map(|e| e.0).collect::<Vec<_>>())?;
     m.add(
         "NAMED_CONFIGS",
-        NamedConfig::ALL.iter().map(|c| c.name()).collect::<Vec<_>>(),
+        NamedConfig::ALL
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>(),
     )?;
-    m.add("REGISTER_MAP", PyList::new(py, dcqcn_model::regmap::MAP.iter().copied())?)?;
+    m.add(
+        "REGISTER_MAP",
+        PyList::new(py, dcqcn_model::regmap::MAP.iter().copied())?,
+    )?;
     m.add("HISTORY_CYCLES", HISTORY)?;
     Ok(())
 }
