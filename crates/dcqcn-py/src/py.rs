@@ -249,29 +249,47 @@ impl Model {
     }
 }
 
-/// The value of `name` (a field of the comparison record or a spec-7 register) in `model`'s last
-/// cycle: outputs of the cycle, registers after its edge.
-fn observed_value(model: &Model, name: &str) -> PyResult<FieldValue> {
-    let snap = model.m.snapshot(&model.out);
-    if let Some(i) = FIELDS.iter().position(|f| f.name == name) {
-        return Ok(snap.value(i));
+/// The model's last cycle as the DUT is compared with it: the comparison record (outputs of the
+/// cycle, registers after its edge) and the spec-7 registers shown on ports, by name.
+struct Observed {
+    snap: dcqcn_model::Snapshot,
+    ports: Vec<(&'static str, FieldValue)>,
+}
+
+impl Observed {
+    fn of(model: &Model) -> Observed {
+        let ports = state_fields(model.m.state())
+            .into_iter()
+            .filter(|(n, _)| PORT_REGISTERS.iter().any(|(r, _)| r == n))
+            .collect();
+        Observed {
+            snap: model.m.snapshot(&model.out),
+            ports,
+        }
     }
-    state_fields(model.m.state())
-        .into_iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| v)
-        .ok_or_else(|| {
-            InputError::new_err(format!(
-                "unknown field `{}` (known: {}, {})",
-                dcqcn_harness::clip(name),
-                FIELDS.iter().map(|f| f.name).collect::<Vec<_>>().join(", "),
-                PORT_REGISTERS
-                    .iter()
-                    .map(|f| f.0)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })
+
+    /// The value of `name`: a field of the comparison record or a spec-7 register.
+    fn value(&self, name: &str) -> PyResult<FieldValue> {
+        if let Some(i) = FIELDS.iter().position(|f| f.name == name) {
+            return Ok(self.snap.value(i));
+        }
+        self.ports
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| {
+                InputError::new_err(format!(
+                    "unknown field `{}` (known: {}, {})",
+                    dcqcn_harness::clip(name),
+                    FIELDS.iter().map(|f| f.name).collect::<Vec<_>>().join(", "),
+                    PORT_REGISTERS
+                        .iter()
+                        .map(|f| f.0)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })
+    }
 }
 
 /// The field of the comparison record that shows `name` (spec-7 port registers by their port).
@@ -443,9 +461,10 @@ impl Model {
 
     fn diff(&self, observed: &Bound<'_, PyDict>) -> PyResult<Vec<String>> {
         let mut out = Vec::new();
+        let model = Observed::of(self);
         for (k, v) in observed.iter() {
             let name: String = k.extract()?;
-            let ours = observed_value(self, &name)?;
+            let ours = model.value(&name)?;
             let theirs = py_to_value(&v, matches!(ours, FieldValue::Wide(_)), &name)?;
             let mut differs = theirs != Some(ours);
             if let (Some(FieldValue::Wide(t)), FieldValue::Wide(o)) = (theirs, ours) {
@@ -470,9 +489,10 @@ impl Model {
     ) -> PyResult<String> {
         let p = self.p();
         let mut diffs = Vec::new();
+        let model = Observed::of(self);
         for name in self.diff(observed)? {
             let field = record_name(&name);
-            let ours = observed_value(self, &name)?;
+            let ours = model.value(&name)?;
             let (model_hex, model) = show(field, &ours, &p).map_err(input_err)?;
             let v = observed.get_item(&name)?.expect("key of observed");
             let (rtl_hex, rtl) = match py_to_value(&v, matches!(ours, FieldValue::Wide(_)), &name)?
