@@ -121,10 +121,12 @@ def test_scoreboard(sim, config, capfd):
     print(out)
 
 
-# A defect of the SV on both Verilog simulators, its VHDL twin on GHDL.
+# A defect of the SV on both Verilog simulators, its VHDL twin on GHDL (seen on an output port),
+# and one seen only in a register (st_cnt_stall) on Icarus.
 @pytest.mark.parametrize("sim,mutant", [("sv-icarus", "gate-strict"),
                                         ("sv-verilator", "gate-strict"),
-                                        ("vhdl-ghdl", "vhdl-gate-strict")])
+                                        ("vhdl-ghdl", "vhdl-gate-strict"),
+                                        ("sv-icarus", "cnt-stall-no-reset")])
 def test_scoreboard_reports_planted_defect(sim, mutant, capfd):
     rtl = _rtl_copy(mutant)
     _run(sim, rtl, mutant, "upstream-reset", 3000, expect_mismatch=True)
