@@ -160,7 +160,7 @@ golden-check-cocotb-vhdl: deps golden-deps
 PYTHON ?= python3
 python: deps
 	PATH="$$(dirname "$$(command -v $(PYTHON))"):$$PATH" $(PYTHON) -m pip install -q \
-	  --no-build-isolation --no-deps ./crates/dcqcn-py 2>&1 | grep -v "Running pip as the 'root' user" || true
+	  --root-user-action=ignore --no-build-isolation --no-deps ./crates/dcqcn-py
 	$(PYTHON) -c 'import dcqcn_model'
 
 # The PyO3 layer is behind the crate's `python` feature (cargo clippy --workspace leaves it out).
