@@ -19,7 +19,10 @@ import os
 import re
 import shutil
 import time
-import tomllib
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    import tomli as tomllib
 from pathlib import Path
 
 import pytest
