@@ -5,7 +5,8 @@ RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
 .PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net fuzz-parsers \
-        golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps
+        golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
+        python python-test scoreboard
 
 # HDL selects the RTL description: sv (rtl/*.sv), vhdl (the twin rtl/vhdl/) or both. Defaults:
 # make cosim both, make fuzz sv, make mutants sv.
@@ -34,6 +35,9 @@ help:
 	@echo "make golden-check-netlist      every golden set on GHDL with the Yosys netlist of the SV"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
+	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
+	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
+	@echo "make scoreboard    the cocotb scoreboard examples on Icarus, Verilator and GHDL, with a planted defect"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
 
 deps:
@@ -42,7 +46,7 @@ deps:
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
 
-test: deps fmt-check clippy lint unit golden-verify
+test: deps fmt-check clippy lint unit golden-verify python-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -150,6 +154,24 @@ golden-check-netlist: deps golden-deps golden-verify
 # Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
 golden-check-cocotb-vhdl: deps golden-deps
 	COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+
+# The Python package (crates/dcqcn-py, PyO3 + maturin, abi3 wheel for CPython >= 3.9), installed
+# into PYTHON's environment; maturin comes from scripts/deps.sh (no build isolation: no download).
+PYTHON ?= python3
+python: deps
+	PATH="$$(dirname "$$(command -v $(PYTHON))"):$$PATH" $(PYTHON) -m pip install -q \
+	  --root-user-action=ignore --no-build-isolation --no-deps ./crates/dcqcn-py
+	$(PYTHON) -c 'import dcqcn_model'
+
+# The PyO3 layer is behind the crate's `python` feature (cargo clippy --workspace leaves it out).
+python-test: python $(DCQCN)
+	$(CARGO) clippy --release -p dcqcn-py --features python -- -D warnings
+	$(PYTHON) -m pytest -q -p no:cacheprovider crates/dcqcn-py/tests
+
+# cocotb scoreboard examples (testbench/cocotb/test_scoreboard.py): the model steps beside the RTL
+# on Icarus, Verilator and GHDL (VHDL twin), and a planted RTL defect must be reported.
+scoreboard: deps golden-deps python
+	$(PYTHON) -m pytest -q -p no:cacheprovider testbench/cocotb/test_scoreboard.py
 
 FORCE:
 

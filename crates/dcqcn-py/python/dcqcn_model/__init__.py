@@ -1,0 +1,95 @@
+"""dcqcn_model: the bit-exact, cycle-accurate DCQCN rate limiter model (docs/spec.md) from Python.
+
+The same Rust model the repository lock-steps against its RTL (crate dcqcn-model), not a second
+implementation: one `step` is one clock cycle of `dcqcn_rl`.
+
+    import dcqcn_model as dm
+    m = dm.Model("paper-table2")                 # or dm.Model(pathlib.Path("regs.toml"))
+    out = m.step(s_axis_tvalid=1, s_axis_tkeep=0xFF, m_axis_tready=1)
+    m.state["rc"], m.events["dec_fire"]
+    m.write("rai", dm.rate("6MB/s")); m.read("rc")
+    res = m.run(1_000_000, {"cnp": cnp_array, "m_axis_tready": 1}, record=["rc", "rt"])
+
+`dcqcn_model.cocotb` holds a per-cycle scoreboard for cocotb testbenches.
+"""
+
+from typing import Dict, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from ._dcqcn_model import (
+    EVENTS,
+    FIELDS,
+    HISTORY_CYCLES,
+    INPUTS,
+    NAMED_CONFIGS,
+    OUTPUTS,
+    REGISTER_MAP,
+    REGISTERS,
+    ConfigFileError,
+    DcqcnError,
+    InputError,
+    ParamError,
+    UnitError,
+    alpha_g,
+    cycles,
+    port_width,
+    rate,
+    size,
+)
+from ._dcqcn_model import Model as _Model
+from ._types import Config, Events, Inputs, Outputs, State
+
+__all__ = [
+    "Model", "Inputs", "Outputs", "State", "Config", "Events",
+    "DcqcnError", "ConfigFileError", "UnitError", "ParamError", "InputError",
+    "rate", "size", "cycles", "alpha_g", "gbps", "port_width",
+    "INPUTS", "OUTPUTS", "REGISTERS", "FIELDS", "EVENTS", "NAMED_CONFIGS", "REGISTER_MAP",
+    "HISTORY_CYCLES",
+]
+
+Stimulus = Mapping[str, Union[int, npt.ArrayLike]]
+
+
+def gbps(bytes_per_s: float) -> float:
+    """A rate in bytes/s as Gb/s (the unit of the paper's figures): 1_250_000_000 -> 10.0."""
+    return bytes_per_s * 8 / 1e9
+
+
+class Model(_Model):
+    """One DCQCN rate limiter instance (see the module docstring and `_dcqcn_model.pyi`)."""
+
+    def run(self, n: int, stimulus: Optional[Stimulus] = None,
+            record: Optional[Sequence[str]] = None) -> Dict[str, np.ndarray]:
+        """Steps `n` cycles in Rust, without Python in the loop, and returns the recorded fields.
+
+        stimulus: input port name -> an int (held every cycle) or an array of `n` non-negative
+        integers (`s_axis_tdata`: shape (n, words) of uint64, least significant word first,
+        words = ceil(data_bytes / 8), or an int held every cycle). Ports not given are 0.
+        record: names from FIELDS (outputs of each cycle, registers after its edge) or EVENTS
+        (default: every output port). Returns name -> array of n values, of the smallest unsigned
+        type of the field's width (bool for one bit); `m_axis_tdata` as (n, words) uint64.
+        A value wider than its port raises InputError naming the port and the cycle.
+        """
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
+            raise InputError(f"n: {n!r} is not a cycle count")
+        n = int(n)
+        prepared = {}
+        for name, v in (stimulus or {}).items():
+            if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+                if v < 0:
+                    raise InputError(f"`{name}`: {v} is negative")
+                prepared[name] = int(v) if v < 1 << 64 else v
+                continue
+            a = np.asarray(v)
+            if a.dtype == bool:
+                a = a.astype(np.uint8)
+            if a.dtype.kind not in "iu":
+                raise InputError(f"`{name}`: array of {a.dtype}, expected integers")
+            if a.dtype.kind == "i" and a.size and a.min() < 0:
+                c = int(np.argmin(a.reshape(len(a), -1).min(axis=1))) if a.ndim else 0
+                raise InputError(f"`{name}`[{c}]: negative value")
+            prepared[name] = np.ascontiguousarray(a, dtype=np.uint64)
+        rec = list(OUTPUTS) if record is None else list(record)
+        return self._run(n, prepared, rec)
