@@ -13,7 +13,7 @@
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
 //! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
 //!   measured-vs-paper tables; [`csv_out`]: their CSV files;
-//! - [`plot`]: SVG and PNG figures without system fonts.
+//! - [`plot`]: SVG and PNG figures (plotters, with an embedded font).
 //!
 //! The `dcqcn net` command (crate `dcqcn-cli`) parses the command line and shows progress; this
 //! crate reports progress through a callback.
@@ -46,6 +46,8 @@ pub enum NetError {
         #[source]
         source: std::io::Error,
     },
+    #[error("{path}: cannot draw the figure: {message}")]
+    Figure { path: String, message: String },
     #[error("{path}: cannot encode PNG: {message}")]
     Png { path: String, message: String },
 }

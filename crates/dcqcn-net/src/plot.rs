@@ -1,12 +1,28 @@
-//! Figures as SVG and PNG from one display list, with no system fonts: the SVG names a generic
-//! sans-serif family (any viewer has one), the PNG draws text with the public-domain 8x8 bitmap
-//! font of the `font8x8` crate, so a headless machine renders the same figure.
+//! Figures as SVG and PNG, drawn by `plotters` from one description ([`Figure`]).
+//!
+//! plotters lays the figure out and writes it as SVG (vector: lines and bars as paths and
+//! rectangles, text as `<text>`). Text is measured with DejaVu Sans, whose bytes are compiled into
+//! the binary (crate `dejavu`) and registered with plotters' `ab_glyph` font support; the SVG names
+//! DejaVu Sans first, then generic sans-serif families, all narrower, so the layout still fits in a
+//! viewer without it. The PNG is that SVG rasterised by `resvg` at [`PNG_SCALE`] pixels per unit,
+//! with a font database holding only the embedded DejaVu Sans: no system font is ever looked up,
+//! so every machine writes the same files, byte for byte.
 
 use crate::NetError;
-use font8x8::UnicodeFonts;
-use std::fmt::Write;
+use plotters::coord::ranged1d::Ranged;
+use plotters::coord::types::RangedCoordf64;
+use plotters::coord::Shift;
+use plotters::element::{DashedPathElement, EmptyElement, PathElement, Rectangle, Text};
+use plotters::prelude::{
+    ChartBuilder, DashedLineSeries, DrawingArea, DrawingBackend, IntoDrawingArea, IntoFont,
+    LineSeries, SVGBackend,
+};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::{Color, FontStyle, RGBColor, ShapeStyle, TextStyle};
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg::{self, fontdb};
 use std::path::Path;
-use tiny_skia::{Paint, PathBuilder, Pixmap, Rect, Stroke, StrokeDash, Transform};
+use std::sync::{Arc, OnceLock};
 
 /// An RGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,12 +39,32 @@ pub const GREY: Rgb = Rgb(127, 127, 127);
 pub const OLIVE: Rgb = Rgb(188, 189, 34);
 pub const CYAN: Rgb = Rgb(23, 190, 207);
 pub const BLACK: Rgb = Rgb(0, 0, 0);
-const LIGHT: Rgb = Rgb(225, 225, 225);
+const WHITE: Rgb = Rgb(255, 255, 255);
+const GRID: Rgb = Rgb(225, 225, 225);
 
 /// Colours for series in order.
 pub const PALETTE: [Rgb; 10] = [
     BLUE, ORANGE, GREEN, RED, PURPLE, BROWN, PINK, GREY, OLIVE, CYAN,
 ];
+
+/// The PNG's pixels per figure unit (the SVG's nominal pixels).
+pub const PNG_SCALE: u32 = 2;
+/// SVG user units per figure unit: plotters places everything on whole user units, so drawing
+/// on a canvas twice the nominal size (shown at the nominal size through the `viewBox`) keeps
+/// half-unit detail in the curves and stroke widths such as 1.5.
+const UNIT: f64 = 2.0;
+
+/// The family every text names: the key of the embedded font in plotters' registry, which is
+/// also the SVG's `font-family` list.
+const FAMILY: &str = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif";
+/// The embedded font's own family name (the PNG's font database knows only it).
+const DEJAVU: &str = "DejaVu Sans";
+
+impl From<Rgb> for RGBColor {
+    fn from(c: Rgb) -> RGBColor {
+        RGBColor(c.0, c.1, c.2)
+    }
+}
 
 /// A line series.
 #[derive(Clone, Debug)]
@@ -81,6 +117,8 @@ pub struct Panel {
     pub y_range: Option<(f64, f64)>,
 }
 
+/// A figure: a title over panels stacked vertically, each `panel_height` high, with their
+/// legends to the right of the plots. Sizes are in SVG units (the PNG's pixels / [`PNG_SCALE`]).
 #[derive(Clone, Debug)]
 pub struct Figure {
     pub title: String,
@@ -89,57 +127,134 @@ pub struct Figure {
     pub panels: Vec<Panel>,
 }
 
-#[derive(Clone, Debug)]
-enum Prim {
-    Line {
-        pts: Vec<(f64, f64)>,
-        color: Rgb,
-        width: f64,
-        dashed: bool,
-    },
-    Rect {
-        x: f64,
-        y: f64,
-        w: f64,
-        h: f64,
-        color: Rgb,
-    },
-    /// anchor: 0 start, 1 middle, 2 end; rotated: vertical, reading upward.
-    Text {
-        x: f64,
-        y: f64,
-        size: f64,
-        anchor: u8,
-        rotated: bool,
-        color: Rgb,
-        text: String,
-    },
+/// One legend line: name, colour, dashed.
+type LegendEntry = (String, Rgb, bool);
+
+impl Panel {
+    fn legend(&self) -> Vec<LegendEntry> {
+        let paper = self
+            .bars
+            .iter()
+            .any(|b| b.reference.is_some())
+            .then(|| ("paper".to_string(), BLACK, true));
+        self.series
+            .iter()
+            .map(|s| (s.name.clone(), s.color, s.dashed))
+            .chain(paper)
+            .collect()
+    }
+
+    /// The x range: the bars' slots, or the series' extent.
+    fn x_range(&self) -> (f64, f64) {
+        if !self.bars.is_empty() {
+            return (0.0, self.bars.len() as f64);
+        }
+        let (mut a, mut z) = (f64::MAX, f64::MIN);
+        for q in self.series.iter().flat_map(|s| &s.points) {
+            a = a.min(q.0);
+            z = z.max(q.0);
+        }
+        if a >= z {
+            (0.0, 1.0)
+        } else {
+            (a, z)
+        }
+    }
+
+    /// The y range: fixed, or from 0 to 8 % above the highest value.
+    fn y_range(&self) -> (f64, f64) {
+        self.y_range.unwrap_or_else(|| {
+            let mut z: f64 = 0.0;
+            for q in self.series.iter().flat_map(|s| &s.points) {
+                z = z.max(q.1);
+            }
+            for bar in &self.bars {
+                z = z.max(bar.value).max(bar.reference.unwrap_or(0.0));
+            }
+            for h in &self.hlines {
+                z = z.max(h.0);
+            }
+            (0.0, if z <= 0.0 { 1.0 } else { z * 1.08 })
+        })
+    }
 }
 
-/// A "nice" tick step for a span.
-fn tick_step(span: f64, target: f64) -> f64 {
-    let raw = (span / target).max(1e-12);
-    let mag = 10f64.powf(raw.log10().floor());
-    let f = raw / mag;
-    let nice = if f < 1.5 {
-        1.0
-    } else if f < 3.5 {
-        2.0
-    } else if f < 7.5 {
-        5.0
-    } else {
-        10.0
-    };
-    nice * mag
+/// Registers the embedded DejaVu Sans with plotters once.
+fn font() -> Result<(), String> {
+    static REGISTERED: OnceLock<Result<(), String>> = OnceLock::new();
+    REGISTERED
+        .get_or_init(|| {
+            let fonts = [
+                (FontStyle::Normal, dejavu::sans::regular()),
+                (FontStyle::Bold, dejavu::sans::bold()),
+            ];
+            for (style, bytes) in fonts {
+                plotters::style::register_font(FAMILY, style, bytes).map_err(|_| {
+                    format!(
+                        "the embedded DejaVu Sans ({}) is not a font",
+                        style.as_str()
+                    )
+                })?;
+            }
+            Ok(())
+        })
+        .clone()
 }
 
-fn fmt_tick(v: f64, step: f64) -> String {
-    let decimals = if step >= 1.0 {
-        0
-    } else {
-        (-step.log10().floor()) as usize
-    };
-    format!("{v:.decimals$}")
+/// Figure units to canvas units.
+fn px(v: f64) -> i32 {
+    (v * UNIT).round() as i32
+}
+
+fn text(size: f64, color: Rgb) -> TextStyle<'static> {
+    (FAMILY, size * UNIT)
+        .into_font()
+        .color(&RGBColor::from(color))
+}
+
+fn bold(size: f64) -> TextStyle<'static> {
+    (FAMILY, size * UNIT, FontStyle::Bold)
+        .into_font()
+        .color(&RGBColor::from(BLACK))
+}
+
+fn stroke(color: Rgb, width: f64) -> ShapeStyle {
+    RGBColor::from(color).stroke_width((width * UNIT).round().max(1.0) as u32)
+}
+
+/// The embedded fonts for resvg, with DejaVu Sans as every generic sans-serif family.
+fn font_db() -> Arc<fontdb::Database> {
+    static DB: OnceLock<Arc<fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = fontdb::Database::new();
+        for bytes in [dejavu::sans::regular(), dejavu::sans::bold()] {
+            db.load_font_source(fontdb::Source::Binary(Arc::new(bytes)));
+        }
+        db.set_sans_serif_family(DEJAVU);
+        Arc::new(db)
+    })
+    .clone()
+}
+
+/// A formatter for the tick labels plotters puts on `lo..hi` with `hint` labels: the fewest
+/// decimals that write every label exactly, the same for all (0.8, 1.0, 1.2; 0, 50, 100).
+fn tick_format(lo: f64, hi: f64, hint: usize) -> impl Fn(&f64) -> String {
+    let ticks = RangedCoordf64::from(lo..hi).key_points(hint);
+    let tolerance = (hi - lo).abs() * 1e-9;
+    let decimals = (0..=9)
+        .find(|&d| {
+            ticks.iter().all(|t| {
+                format!("{t:.d$}")
+                    .parse::<f64>()
+                    .is_ok_and(|v| (v - t).abs() <= tolerance)
+            })
+        })
+        .unwrap_or(9);
+    move |v: &f64| format!("{v:.decimals$}")
+}
+
+fn err<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
 }
 
 impl Figure {
@@ -147,341 +262,256 @@ impl Figure {
         50.0 + self.panels.len() as f64 * self.panel_height
     }
 
-    fn display_list(&self) -> Vec<Prim> {
-        let mut d = vec![Prim::Rect {
-            x: 0.0,
-            y: 0.0,
-            w: self.width,
-            h: self.height(),
-            color: Rgb(255, 255, 255),
-        }];
-        d.push(Prim::Text {
-            x: self.width / 2.0,
-            y: 26.0,
-            size: 16.0,
-            anchor: 1,
-            rotated: false,
-            color: BLACK,
-            text: self.title.clone(),
-        });
-        for (k, p) in self.panels.iter().enumerate() {
-            let top = 50.0 + k as f64 * self.panel_height;
-            self.panel(&mut d, p, top);
-        }
-        d
+    /// The nominal size (the SVG's width and height).
+    fn size(&self) -> (u32, u32) {
+        (
+            self.width.round().max(1.0) as u32,
+            self.height().round().max(1.0) as u32,
+        )
     }
 
-    fn panel(&self, d: &mut Vec<Prim>, p: &Panel, top: f64) {
-        let (l, r) = (75.0, self.width - 200.0);
-        let (t, b) = (top + 22.0, top + self.panel_height - 45.0);
-        let text = |d: &mut Vec<Prim>, x, y, size, anchor, s: String| {
-            d.push(Prim::Text {
-                x,
-                y,
-                size,
-                anchor,
-                rotated: false,
-                color: BLACK,
-                text: s,
-            })
-        };
-        text(d, (l + r) / 2.0, top + 14.0, 13.0, 1, p.title.clone());
-        // Data ranges.
-        let bars = !p.bars.is_empty();
-        let (x0, x1) = if bars {
-            (0.0, p.bars.len() as f64)
+    /// Draws the figure on `root`.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        font()?;
+        root.fill(&RGBColor::from(WHITE)).map_err(err)?;
+        let (head, body) = root.split_vertically(px(50.0));
+        let (w, _) = head.dim_in_pixel();
+        head.draw(&Text::new(
+            self.title.clone(),
+            (w as i32 / 2, px(27.0)),
+            bold(17.0).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(err)?;
+        if self.panels.is_empty() {
+            return Ok(());
+        }
+        // One legend column for all panels, as wide as the widest entry, so the panels' x axes
+        // line up and no name is cut.
+        let entry = text(12.0, BLACK);
+        let mut widest = 0;
+        for p in &self.panels {
+            for (name, _, _) in p.legend() {
+                widest = widest.max(root.estimate_text_size(&name, &entry).map_err(err)?.0);
+            }
+        }
+        let legend_w = if widest == 0 {
+            px(15.0)
         } else {
-            let xs = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.0));
-            let (mut a, mut z) = (f64::MAX, f64::MIN);
-            for x in xs {
-                a = a.min(x);
-                z = z.max(x);
-            }
-            if a >= z {
-                (0.0, 1.0)
-            } else {
-                (a, z)
-            }
+            widest as i32 + px(58.0)
         };
-        let (y0, y1) = p.y_range.unwrap_or_else(|| {
-            let mut z: f64 = 0.0;
-            for s in &p.series {
-                for q in &s.points {
-                    z = z.max(q.1);
-                }
-            }
-            for bar in &p.bars {
-                z = z.max(bar.value).max(bar.reference.unwrap_or(0.0));
-            }
-            for h in &p.hlines {
-                z = z.max(h.0);
-            }
-            (0.0, if z <= 0.0 { 1.0 } else { z * 1.08 })
-        });
-        let sx = |x: f64| l + (x - x0) / (x1 - x0) * (r - l);
-        let sy = |y: f64| b - (y.clamp(y0, y1) - y0) / (y1 - y0) * (b - t);
-        // Grid and ticks.
-        let ys = tick_step(y1 - y0, 5.0);
-        let mut y = (y0 / ys).ceil() * ys;
-        while y <= y1 + 1e-9 {
-            d.push(Prim::Line {
-                pts: vec![(l, sy(y)), (r, sy(y))],
-                color: LIGHT,
-                width: 1.0,
-                dashed: false,
-            });
-            text(d, l - 6.0, sy(y) + 4.0, 11.0, 2, fmt_tick(y, ys));
-            y += ys;
+        let areas = body.split_evenly((self.panels.len(), 1));
+        for (p, area) in self.panels.iter().zip(&areas) {
+            let (aw, _) = area.dim_in_pixel();
+            let (plot, legend) = area.split_horizontally(aw as i32 - legend_w);
+            self.panel(p, &plot, &legend)?;
         }
-        if !bars {
-            let xs = tick_step(x1 - x0, 8.0);
-            let mut x = (x0 / xs).ceil() * xs;
-            while x <= x1 + 1e-9 {
-                d.push(Prim::Line {
-                    pts: vec![(sx(x), t), (sx(x), b)],
-                    color: LIGHT,
-                    width: 1.0,
-                    dashed: false,
-                });
-                text(d, sx(x), b + 16.0, 11.0, 1, fmt_tick(x, xs));
-                x += xs;
-            }
+        root.present().map_err(err)
+    }
+
+    fn panel<DB: DrawingBackend>(
+        &self,
+        p: &Panel,
+        area: &DrawingArea<DB, Shift>,
+        legend: &DrawingArea<DB, Shift>,
+    ) -> Result<(), String> {
+        let (x0, x1) = p.x_range();
+        let (y0, y1) = p.y_range();
+        let bars = !p.bars.is_empty();
+        let mut chart = ChartBuilder::on(area)
+            .caption(&p.title, text(14.0, BLACK))
+            .margin_left(px(6.0))
+            .margin_right(px(10.0))
+            .margin_top(px(8.0))
+            .x_label_area_size(px(40.0))
+            .y_label_area_size(px(62.0))
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(err)?;
+        let (x_ticks, y_ticks) = (10, 7);
+        let x_fmt = tick_format(x0, x1, x_ticks);
+        let y_fmt = tick_format(y0, y1, y_ticks);
+        let tick_font = text(12.0, BLACK);
+        let desc_font = text(13.0, BLACK);
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(&p.xlabel)
+            .y_desc(&p.ylabel)
+            .label_style(tick_font.clone())
+            .axis_desc_style(desc_font)
+            .bold_line_style(stroke(GRID, 1.0))
+            .light_line_style(RGBColor::from(WHITE).mix(0.0))
+            .axis_style(stroke(BLACK, 1.0))
+            .set_all_tick_mark_size(px(4.0))
+            .x_labels(x_ticks)
+            .y_labels(y_ticks)
+            .x_label_formatter(&x_fmt)
+            .y_label_formatter(&y_fmt);
+        if bars {
+            // Categories: no numeric ticks; each bar is labelled below its slot.
+            mesh.disable_x_mesh().x_labels(0);
         }
-        d.push(Prim::Line {
-            pts: vec![(l, t), (l, b), (r, b), (r, t), (l, t)],
-            color: BLACK,
-            width: 1.0,
-            dashed: false,
-        });
-        text(d, (l + r) / 2.0, b + 34.0, 12.0, 1, p.xlabel.clone());
-        d.push(Prim::Text {
-            x: l - 48.0,
-            y: (t + b) / 2.0,
-            size: 12.0,
-            anchor: 1,
-            rotated: true,
-            color: BLACK,
-            text: p.ylabel.clone(),
-        });
-        // Bars.
+        mesh.draw().map_err(err)?;
+        let clamp = |y: f64| y.clamp(y0, y1);
+        // Frame the plot on all four sides.
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(x0, y1), (x1, y1), (x1, y0)],
+                stroke(BLACK, 1.0),
+            )))
+            .map_err(err)?;
         for (k, bar) in p.bars.iter().enumerate() {
-            let w = (r - l) / p.bars.len() as f64;
-            let x = l + k as f64 * w + w * 0.15;
-            d.push(Prim::Rect {
-                x,
-                y: sy(bar.value),
-                w: w * 0.7,
-                h: b - sy(bar.value),
-                color: bar.color,
-            });
-            text(d, x + w * 0.35, b + 16.0, 11.0, 1, bar.label.clone());
-            text(
-                d,
-                x + w * 0.35,
-                sy(bar.value) - 4.0,
-                10.0,
-                1,
-                format!("{:.2}", bar.value),
-            );
+            let x = k as f64;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x + 0.15, y0), (x + 0.85, clamp(bar.value))],
+                    RGBColor::from(bar.color).filled(),
+                )))
+                .map_err(err)?;
+            let under = EmptyElement::at((x + 0.5, y0))
+                + Text::new(
+                    bar.label.clone(),
+                    (0, px(6.0)),
+                    tick_font.pos(Pos::new(HPos::Center, VPos::Top)),
+                );
+            // Above the bar, or above the paper's dash where that is higher.
+            let top = clamp(bar.value.max(bar.reference.unwrap_or(f64::MIN)));
+            let over = EmptyElement::at((x + 0.5, top))
+                + Text::new(
+                    format!("{:.2}", bar.value),
+                    (0, -px(3.0)),
+                    text(11.0, BLACK).pos(Pos::new(HPos::Center, VPos::Bottom)),
+                );
+            chart.draw_series([under, over]).map_err(err)?;
             if let Some(rv) = bar.reference {
-                d.push(Prim::Line {
-                    pts: vec![(x - 4.0, sy(rv)), (x + w * 0.7 + 4.0, sy(rv))],
-                    color: BLACK,
-                    width: 2.0,
-                    dashed: true,
-                });
+                chart
+                    .draw_series(std::iter::once(DashedPathElement::new(
+                        vec![(x + 0.08, clamp(rv)), (x + 0.92, clamp(rv))],
+                        px(6.0),
+                        px(4.0),
+                        stroke(BLACK, 2.0),
+                    )))
+                    .map_err(err)?;
             }
         }
-        // Reference lines, markers, series.
         for (y, c, label) in &p.hlines {
-            d.push(Prim::Line {
-                pts: vec![(l, sy(*y)), (r, sy(*y))],
-                color: *c,
-                width: 1.2,
-                dashed: true,
-            });
-            d.push(Prim::Text {
-                x: r - 4.0,
-                y: sy(*y) - 4.0,
-                size: 10.0,
-                anchor: 2,
-                rotated: false,
-                color: *c,
-                text: label.clone(),
-            });
+            let y = clamp(*y);
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(x0, y), (x1, y)],
+                    px(6.0),
+                    px(4.0),
+                    stroke(*c, 1.2),
+                ))
+                .map_err(err)?;
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x1, y))
+                        + Text::new(
+                            label.clone(),
+                            (-px(4.0), -px(3.0)),
+                            text(11.0, *c).pos(Pos::new(HPos::Right, VPos::Bottom)),
+                        ),
+                ))
+                .map_err(err)?;
         }
         for (x, c) in &p.vlines {
-            d.push(Prim::Line {
-                pts: vec![(sx(*x), t), (sx(*x), b)],
-                color: *c,
-                width: 1.0,
-                dashed: true,
-            });
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(*x, y0), (*x, y1)],
+                    px(6.0),
+                    px(4.0),
+                    stroke(*c, 1.0),
+                ))
+                .map_err(err)?;
         }
-        for s in &p.series {
-            let pts: Vec<(f64, f64)> = s.points.iter().map(|&(x, y)| (sx(x), sy(y))).collect();
-            if pts.len() >= 2 {
-                d.push(Prim::Line {
-                    pts,
-                    color: s.color,
-                    width: s.width,
-                    dashed: s.dashed,
-                });
+        for series in &p.series {
+            if series.points.len() < 2 {
+                continue;
+            }
+            let pts = series.points.iter().map(|&(x, y)| (x, clamp(y)));
+            let style = stroke(series.color, series.width);
+            if series.dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(pts, px(6.0), px(4.0), style))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(pts, style))
+                    .map_err(err)?;
             }
         }
-        // Legend.
-        let mut ly = t + 8.0;
-        let legend: Vec<(String, Rgb, bool)> = p
-            .series
-            .iter()
-            .map(|s| (s.name.clone(), s.color, s.dashed))
-            .chain(
-                p.bars
-                    .iter()
-                    .any(|b| b.reference.is_some())
-                    .then(|| ("paper".to_string(), BLACK, true)),
-            )
-            .collect();
-        for (name, c, dashed) in legend {
-            d.push(Prim::Line {
-                pts: vec![(r + 10.0, ly), (r + 34.0, ly)],
-                color: c,
-                width: 2.0,
-                dashed,
-            });
-            text(d, r + 40.0, ly + 4.0, 11.0, 0, name);
-            ly += 16.0;
-        }
-    }
-
-    /// The figure as SVG text.
-    pub fn svg(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(
-            s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="DejaVu Sans, Arial, Helvetica, sans-serif">"#,
-            w = self.width,
-            h = self.height()
-        );
-        for p in self.display_list() {
-            match p {
-                Prim::Line {
-                    pts,
-                    color,
-                    width,
-                    dashed,
-                } => {
-                    let mut path = String::new();
-                    for (k, (x, y)) in pts.iter().enumerate() {
-                        let _ =
-                            write!(path, "{}{:.1},{:.1}", if k == 0 { "M" } else { " L" }, x, y);
-                    }
-                    let _ = writeln!(
-                        s,
-                        r#"<path d="{path}" fill="none" stroke="rgb({},{},{})" stroke-width="{width}"{}/>"#,
-                        color.0,
-                        color.1,
-                        color.2,
-                        if dashed {
-                            r#" stroke-dasharray="6,4""#
-                        } else {
-                            ""
-                        }
-                    );
-                }
-                Prim::Rect { x, y, w, h, color } => {
-                    let _ = writeln!(
-                        s,
-                        r#"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="rgb({},{},{})"/>"#,
-                        color.0, color.1, color.2
-                    );
-                }
-                Prim::Text {
-                    x,
-                    y,
-                    size,
-                    anchor,
-                    rotated,
-                    color,
-                    text,
-                } => {
-                    let a = ["start", "middle", "end"][anchor as usize];
-                    let rot = if rotated {
-                        format!(r#" transform="rotate(-90 {x:.1} {y:.1})""#)
-                    } else {
-                        String::new()
-                    };
-                    let _ = writeln!(
-                        s,
-                        r#"<text x="{x:.1}" y="{y:.1}" font-size="{size}" text-anchor="{a}" fill="rgb({},{},{})"{rot}>{}</text>"#,
-                        color.0,
-                        color.1,
-                        color.2,
-                        escape(&text)
-                    );
-                }
+        // The legend, beside the plot's top edge.
+        let (_, ys) = chart.plotting_area().get_pixel_range();
+        let top = ys.start - legend.get_base_pixel().1 + px(8.0);
+        let font = text(12.0, BLACK);
+        for (k, (name, c, dashed)) in p.legend().into_iter().enumerate() {
+            let y = top + k as i32 * px(18.0);
+            let line = vec![(px(6.0), y), (px(36.0), y)];
+            if dashed {
+                legend
+                    .draw(&DashedPathElement::new(
+                        line,
+                        px(6.0),
+                        px(4.0),
+                        stroke(c, 2.0),
+                    ))
+                    .map_err(err)?;
+            } else {
+                legend
+                    .draw(&PathElement::new(line, stroke(c, 2.0)))
+                    .map_err(err)?;
             }
+            legend
+                .draw(&Text::new(
+                    name,
+                    (px(42.0), y),
+                    font.pos(Pos::new(HPos::Left, VPos::Center)),
+                ))
+                .map_err(err)?;
         }
-        s.push_str("</svg>\n");
-        s
+        Ok(())
     }
 
-    /// The figure rasterised (same layout as the SVG).
+    /// The figure as SVG text: nominal width and height, a canvas of [`UNIT`] times that.
+    pub fn svg(&self) -> Result<String, String> {
+        let (w, h) = self.size();
+        let canvas = (w * UNIT as u32, h * UNIT as u32);
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, canvas).into_drawing_area();
+            self.draw(&root)?;
+        }
+        let drawn = format!(r#"<svg width="{}" height="{}" "#, canvas.0, canvas.1);
+        if !out.starts_with(&drawn) {
+            return Err(format!("plotters wrote an SVG header other than `{drawn}`"));
+        }
+        Ok(format!(r#"<svg width="{w}" height="{h}" "#) + &out[drawn.len()..])
+    }
+
+    /// The SVG rasterised at [`PNG_SCALE`] pixels per unit.
     pub fn png(&self) -> Result<Vec<u8>, String> {
-        let (w, h) = (self.width.ceil() as u32, self.height().ceil() as u32);
-        let mut pm = Pixmap::new(w, h).ok_or("empty figure")?;
-        for p in self.display_list() {
-            match p {
-                Prim::Line {
-                    pts,
-                    color,
-                    width,
-                    dashed,
-                } => {
-                    let mut pb = PathBuilder::new();
-                    for (k, &(x, y)) in pts.iter().enumerate() {
-                        if k == 0 {
-                            pb.move_to(x as f32, y as f32);
-                        } else {
-                            pb.line_to(x as f32, y as f32);
-                        }
-                    }
-                    let Some(path) = pb.finish() else { continue };
-                    let stroke = Stroke {
-                        width: width as f32,
-                        dash: if dashed {
-                            StrokeDash::new(vec![6.0, 4.0], 0.0)
-                        } else {
-                            None
-                        },
-                        ..Stroke::default()
-                    };
-                    pm.stroke_path(&path, &paint(color), &stroke, Transform::identity(), None);
-                }
-                Prim::Rect { x, y, w, h, color } => {
-                    if let Some(r) = Rect::from_xywh(x as f32, y as f32, w as f32, h as f32) {
-                        pm.fill_rect(r, &paint(color), Transform::identity(), None);
-                    }
-                }
-                Prim::Text {
-                    x,
-                    y,
-                    size,
-                    anchor,
-                    rotated,
-                    color,
-                    text,
-                } => bitmap_text(&mut pm, x, y, size, anchor, rotated, color, &text),
-            }
-        }
-        pm.encode_png().map_err(|e| e.to_string())
+        let svg = self.svg()?;
+        let opt = usvg::Options {
+            font_family: DEJAVU.to_string(),
+            fontdb: font_db(),
+            ..usvg::Options::default()
+        };
+        let tree = usvg::Tree::from_str(&svg, &opt).map_err(err)?;
+        let (w, h) = self.size();
+        let mut pm = Pixmap::new(w * PNG_SCALE, h * PNG_SCALE).ok_or("empty figure")?;
+        // The tree is in nominal units (the SVG's width and height).
+        let k = PNG_SCALE as f32;
+        resvg::render(&tree, Transform::from_scale(k, k), &mut pm.as_mut());
+        pm.encode_png().map_err(err)
     }
 
     /// Writes `<stem>.svg` and `<stem>.png` into `dir`; returns their paths.
     pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<String>, NetError> {
         let svg = dir.join(format!("{stem}.svg"));
         let png = dir.join(format!("{stem}.png"));
-        write_file(&svg, self.svg().as_bytes())?;
+        let text = self.svg().map_err(|message| NetError::Figure {
+            path: svg.display().to_string(),
+            message,
+        })?;
+        write_file(&svg, text.as_bytes())?;
         let bytes = self.png().map_err(|message| NetError::Png {
             path: png.display().to_string(),
             message,
@@ -498,63 +528,207 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
     })
 }
 
-fn paint(c: Rgb) -> Paint<'static> {
-    let mut p = Paint::default();
-    p.set_color_rgba8(c.0, c.1, c.2, 255);
-    p.anti_alias = true;
-    p
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
-/// Draws `text` with the 8x8 font scaled to about `size` pixels per em; `y` is the baseline.
-#[allow(clippy::too_many_arguments)]
-fn bitmap_text(
-    pm: &mut Pixmap,
-    x: f64,
-    y: f64,
-    size: f64,
-    anchor: u8,
-    rotated: bool,
-    color: Rgb,
-    text: &str,
-) {
-    let dot = (size / 9.0) as f32;
-    let advance = 8.0 * dot;
-    let width = advance * text.chars().count() as f32;
-    let x0 = match anchor {
-        0 => 0.0,
-        1 => -width / 2.0,
-        _ => -width,
-    };
-    // Glyphs are laid out from (0, 0) at the baseline and moved into place by one transform.
-    let tf = if rotated {
-        Transform::from_rotate(-90.0).post_translate(x as f32, y as f32)
-    } else {
-        Transform::from_translate(x as f32, y as f32)
-    };
-    let p = paint(color);
-    for (k, ch) in text.chars().enumerate() {
-        let glyph = font8x8::BASIC_FONTS
-            .get(ch)
-            .or_else(|| font8x8::LATIN_FONTS.get(ch))
-            .or_else(|| font8x8::GREEK_FONTS.get(ch))
-            .unwrap_or([0; 8]);
-        let gx = x0 + k as f32 * advance;
-        for (row, bits) in glyph.iter().enumerate() {
-            for col in 0..8 {
-                if bits >> col & 1 == 1 {
-                    let r =
-                        Rect::from_xywh(gx + col as f32 * dot, (row as f32 - 7.0) * dot, dot, dot);
-                    if let Some(r) = r {
-                        pm.fill_rect(r, &p, tf, None);
-                    }
-                }
-            }
+    /// Two panels: three series (one dashed) with a threshold and markers, then bars with the
+    /// paper's values; a long legend name that the old fixed legend column cut off.
+    fn sample() -> Figure {
+        let wave = |k: f64| -> Vec<(f64, f64)> {
+            (0..200)
+                .map(|i| {
+                    let t = i as f64 * 0.006;
+                    (t, 5.0 + k * (t * 9.0).sin())
+                })
+                .collect()
+        };
+        let lines = Panel {
+            title: "per-flow throughput".into(),
+            xlabel: "time (s)".into(),
+            ylabel: "throughput (Gb/s)".into(),
+            series: vec![
+                Series::new("flow_a", BLUE, wave(1.0)),
+                Series::new("flow_b", ORANGE, wave(2.0)),
+                Series::new("aggregate window throughput", BLACK, wave(3.0)).dashed(),
+            ],
+            vlines: vec![(0.4, GREY), (0.8, GREY)],
+            hlines: vec![(9.0, RED, "threshold".into())],
+            y_range: Some((0.0, 10.5)),
+            ..Panel::default()
+        };
+        let bars = Panel {
+            title: "mean per sender".into(),
+            xlabel: "sender node".into(),
+            ylabel: "mean (Gb/s)".into(),
+            bars: (0..4)
+                .map(|k| Bar {
+                    label: format!("n{k}"),
+                    value: 1.0 + k as f64 * 0.25,
+                    color: PALETTE[k],
+                    reference: Some(1.1),
+                })
+                .collect(),
+            ..Panel::default()
+        };
+        Figure {
+            title: "sample figure".into(),
+            width: 900.0,
+            panel_height: 280.0,
+            panels: vec![lines, bars],
         }
+    }
+
+    fn hex(c: Rgb) -> String {
+        format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+    }
+
+    /// The `<text>` elements of `svg`: (x, y, content).
+    fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+        svg.split("<text ")
+            .skip(1)
+            .map(|t| {
+                let t = format!(" {t}");
+                let attr = |name: &str| -> f64 {
+                    let at = t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                    t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+                };
+                let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
+                (attr("x"), attr("y"), body.trim().to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn svg_has_the_series_labels_legend_and_ticks() {
+        let fig = sample();
+        let svg = fig.svg().unwrap();
+        assert!(
+            svg.starts_with(r#"<svg width="900" height="610" viewBox="0 0 1800 1220""#),
+            "{}",
+            &svg[..200]
+        );
+        // One polyline per solid series, with every point.
+        for s in &fig.panels[0].series[..2] {
+            let lines: Vec<&str> = svg
+                .split("<polyline")
+                .filter(|l| l.contains(&format!("stroke=\"{}\"", hex(s.color))))
+                .collect();
+            assert_eq!(
+                lines.len(),
+                2,
+                "{}: the series and its legend swatch",
+                s.name
+            );
+            let points = lines.iter().map(|l| l.matches(',').count()).max().unwrap();
+            assert_eq!(points, s.points.len(), "{}", s.name);
+        }
+        let names: Vec<String> = texts(&svg).into_iter().map(|t| t.2).collect();
+        for want in [
+            "sample figure",
+            "per-flow throughput",
+            "time (s)",
+            "throughput (Gb/s)",
+            "flow_a",
+            "flow_b",
+            "aggregate window throughput",
+            "threshold",
+            "mean per sender",
+            "sender node",
+            "mean (Gb/s)",
+            "paper",
+            "n0",
+            "n3",
+            "1.75",
+        ] {
+            assert!(
+                names.iter().any(|n| n == want),
+                "no text `{want}` in {names:?}"
+            );
+        }
+        // Ticks: every label of an axis has the same number of decimals (x: 0.2 .. 1.0; y: 2 .. 10).
+        for want in ["0.2", "1.0", "2", "10"] {
+            assert!(
+                names.iter().any(|n| n == want),
+                "no tick {want} in {names:?}"
+            );
+        }
+        assert!(!names.iter().any(|n| n == "1" || n == "10.0"), "{names:?}");
+        // Four bars with the fill colours of the palette.
+        for c in &PALETTE[..4] {
+            assert!(svg.contains(&format!("fill=\"{}\"", hex(*c))), "bar {c:?}");
+        }
+    }
+
+    #[test]
+    fn legend_is_not_clipped() {
+        font().unwrap();
+        let fig = sample();
+        let svg = fig.svg().unwrap();
+        let style = text(12.0, BLACK);
+        for name in ["flow_a", "aggregate window throughput", "paper"] {
+            let (x, _, _) = texts(&svg).into_iter().find(|t| t.2 == name).unwrap();
+            let (w, _) = style.font.box_size(name).unwrap();
+            assert!(
+                x + w as f64 <= fig.width * UNIT,
+                "{name}: ends at {} of {}",
+                x + w as f64,
+                fig.width * UNIT
+            );
+        }
+    }
+
+    #[test]
+    fn png_is_the_svg_at_twice_the_size_with_text_drawn() {
+        let fig = sample();
+        let bytes = fig.png().unwrap();
+        let pm = Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((pm.width(), pm.height()), (1800, 1220));
+        let px = |x: u32, y: u32| {
+            let p = pm.pixel(x, y).unwrap();
+            (p.red(), p.green(), p.blue(), p.alpha())
+        };
+        assert_eq!(px(0, 0), (255, 255, 255, 255));
+        // The drawing covers the whole image: no pixel left transparent.
+        assert!(pm.pixels().iter().all(|p| p.alpha() == 255));
+        assert_eq!(px(1799, 1219), (255, 255, 255, 255));
+        // The title band holds dark pixels: the embedded font was found and drawn.
+        let dark = |y0: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (0..pm.width()).map(move |x| (x, y)))
+                .filter(|&(x, y)| px(x, y).0 < 100)
+                .count()
+        };
+        assert!(dark(0, 90) > 500, "title: {} dark pixels", dark(0, 90));
+        let mut untitled = fig.clone();
+        untitled.title.clear();
+        let blank = Pixmap::decode_png(&untitled.png().unwrap()).unwrap();
+        assert!(blank.pixels()[..90 * 1800].iter().all(|p| p.red() == 255));
+        // Every colour of the figure is drawn.
+        for c in [BLUE, ORANGE, RED, GREEN, GREY] {
+            let n = pm
+                .pixels()
+                .iter()
+                .filter(|p| (p.red(), p.green(), p.blue()) == (c.0, c.1, c.2))
+                .count();
+            assert!(n > 50, "{c:?}: {n} pixels");
+        }
+    }
+
+    #[test]
+    fn output_is_the_same_byte_for_byte() {
+        let fig = sample();
+        assert_eq!(fig.svg().unwrap(), fig.svg().unwrap());
+        assert_eq!(fig.png().unwrap(), fig.png().unwrap());
+    }
+
+    #[test]
+    fn tick_labels_share_their_decimals() {
+        let f = tick_format(0.0, 1.2, 10);
+        assert_eq!((f(&0.2), f(&1.0)), ("0.2".to_string(), "1.0".to_string()));
+        let f = tick_format(0.0, 170.0, 7);
+        assert_eq!((f(&50.0), f(&150.0)), ("50".to_string(), "150".to_string()));
+        let f = tick_format(0.0, 0.2, 10);
+        assert_eq!(f(&0.1), "0.10");
     }
 }
