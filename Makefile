@@ -35,6 +35,9 @@ help:
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
+	@echo "make regmap  regenerate the spec 6.2 tables, C header, PyRogue device, JSON and Rust regmap from regmap/dcqcn_regs.rdl"
+	@echo "make regmap-check  fail when a generated register-map file is stale; C header and PyRogue tests"
+	@echo "make hdl-package-check  FuseSoC core (lint, VHDL, Icarus sim targets) and the RTL file lists against rtl/"
 
 deps:
 	@scripts/deps.sh
@@ -42,7 +45,7 @@ deps:
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
 
-test: deps fmt-check clippy lint unit golden-verify
+test: deps fmt-check clippy lint unit golden-verify regmap-check hdl-package-check
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -150,6 +153,20 @@ golden-check-netlist: deps golden-deps golden-verify
 # Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
 golden-check-cocotb-vhdl: deps golden-deps
 	COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+
+# Register map (docs/regmap.md): one SystemRDL source, every description generated from it.
+.PHONY: regmap regmap-check hdl-package-check
+regmap: deps
+	python3 scripts/regmap_gen.py
+
+regmap-check: deps
+	python3 scripts/regmap_gen.py --check
+	python3 -m unittest discover -s sw -p 'test_*.py'
+
+# HDL packaging: dcqcn.core through FuseSoC (lint, VHDL, one golden set on Icarus) and rtl/files*.f,
+# rtl/ruckus.tcl against the files in rtl/.
+hdl-package-check: deps
+	python3 scripts/hdl_package_check.py
 
 FORCE:
 
