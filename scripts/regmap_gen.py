@@ -142,6 +142,13 @@ def load(path):
             if not desc or not unit:
                 raise SourceError(f"{where}: field {f.inst_name} needs desc and unit")
             state = f.get_property("state")
+            clr = f.get_property("hwclr")
+            cleared_by = None
+            if clr is not None and clr is not False:
+                if clr is True or not hasattr(clr, "inst_name") or access_of(clr) != "W":
+                    raise SourceError(f"{where}: field {f.inst_name}: hwclr must name an action "
+                                      "bit (sw = w, singlepulse)")
+                cleared_by = clr.inst_name
             if acc != "W" and state is None and f.get_property("hw").name != "na":
                 raise SourceError(f"{where}: field {f.inst_name} needs `state` (the spec-7 "
                                   "register it shows) or hw = na (a constant)")
@@ -154,6 +161,7 @@ def load(path):
                 "reset": reset,
                 "reset_param": rp,
                 "state": state,
+                "cleared_by": cleared_by,
                 "unit": unit,
                 "desc": " ".join(desc.split()),
             })
@@ -178,6 +186,13 @@ def load(path):
 
 def num(v):
     return f"{v:,}" if v >= 10_000 else str(v)
+
+
+def desc_text(f):
+    d = f["desc"]
+    if f["cleared_by"]:
+        d += f"; cleared by `{f['cleared_by']}`"
+    return d.replace("|", "\\|")
 
 
 def reset_text(f):
@@ -209,7 +224,7 @@ def spec_tables(m):
             state = f"`{f['state']}`" if f["state"] else "—"
             out.append(f"| 0x{w['offset']:03X} | `{w['name']}` | {bits_text(f)} | `{f['name']}` | "
                        f"{state} | {ACCESS_TEXT[f['access']]} | {reset_text(f)} | {f['unit']} | "
-                       f"{f['desc'].replace('|', chr(92) + '|')} |")
+                       f"{desc_text(f)} |")
     out += ["", END]
     return "\n".join(out)
 
@@ -227,7 +242,7 @@ def c_header(m, root, tmp):
     from peakrdl_cheader.c_standards import CStandard
     from peakrdl_cheader.exporter import CHeaderExporter
     path = os.path.join(tmp, "dcqcn_regs.h")
-    CHeaderExporter().export(root.top, path, std=CStandard.gnu11)
+    CHeaderExporter().export(root.top, path, std=CStandard.gnu11, reuse_typedefs=False)
     with open(path) as fh:
         text = fh.read()
     prefix = m["name"].upper()
@@ -276,6 +291,8 @@ def rogue_device(m):
         lines.append(f"        # 0x{w['offset']:03X} {w['name']}: {w['title']}")
         for f in w["fields"]:
             desc = f["desc"]
+            if f["cleared_by"]:
+                desc += f"; cleared by {f['cleared_by']}"
             if f["reset_param"]:
                 desc += f" (reset {PARAM_TEXT[f['reset_param']]})"
             lines += [

@@ -11,7 +11,7 @@ extern "C" {
 #include <stdint.h>
 #include <assert.h>
 
-// reg - dcqcn_regs::config
+// reg - dcqcn_regs.config
 #define DCQCN_REGS__CONFIG__ALPHA_G_bm 0x3ff
 #define DCQCN_REGS__CONFIG__ALPHA_G_bp 0
 #define DCQCN_REGS__CONFIG__ALPHA_G_bw 10
@@ -29,31 +29,31 @@ extern "C" {
 #define DCQCN_REGS__CONFIG__CLAMP_TGT_bw 1
 #define DCQCN_REGS__CONFIG__CLAMP_TGT_reset 0x0
 
-// reg - dcqcn_regs::rai
+// reg - dcqcn_regs.rai
 #define DCQCN_REGS__RAI__RAI_bm 0xffffffff
 #define DCQCN_REGS__RAI__RAI_bp 0
 #define DCQCN_REGS__RAI__RAI_bw 32
 #define DCQCN_REGS__RAI__RAI_reset 0x5b8d80
 
-// reg - dcqcn_regs::rhai
+// reg - dcqcn_regs.rhai
 #define DCQCN_REGS__RHAI__RHAI_bm 0xffffffff
 #define DCQCN_REGS__RHAI__RHAI_bp 0
 #define DCQCN_REGS__RHAI__RHAI_bw 32
 #define DCQCN_REGS__RHAI__RHAI_reset 0xb71b00
 
-// reg - dcqcn_regs::rmin
+// reg - dcqcn_regs.rmin
 #define DCQCN_REGS__RMIN__RMIN_bm 0xffffffff
 #define DCQCN_REGS__RMIN__RMIN_bp 0
 #define DCQCN_REGS__RMIN__RMIN_bw 32
 #define DCQCN_REGS__RMIN__RMIN_reset 0x989680
 
-// reg - dcqcn_regs::inc_interval
+// reg - dcqcn_regs.inc_interval
 #define DCQCN_REGS__INC_INTERVAL__INC_INTERVAL_bm 0xffffffff
 #define DCQCN_REGS__INC_INTERVAL__INC_INTERVAL_bp 0
 #define DCQCN_REGS__INC_INTERVAL__INC_INTERVAL_bw 32
 #define DCQCN_REGS__INC_INTERVAL__INC_INTERVAL_reset 0x39387
 
-// reg - dcqcn_regs::intervals
+// reg - dcqcn_regs.intervals
 #define DCQCN_REGS__INTERVALS__DEC_INTERVAL_bm 0xffff
 #define DCQCN_REGS__INTERVALS__DEC_INTERVAL_bp 0
 #define DCQCN_REGS__INTERVALS__DEC_INTERVAL_bw 16
@@ -63,19 +63,19 @@ extern "C" {
 #define DCQCN_REGS__INTERVALS__ALPHA_INTERVAL_bw 16
 #define DCQCN_REGS__INTERVALS__ALPHA_INTERVAL_reset 0x2192
 
-// reg - dcqcn_regs::rc
+// reg - dcqcn_regs.rc
 #define DCQCN_REGS__RC__RC_bm 0xffffffff
 #define DCQCN_REGS__RC__RC_bp 0
 #define DCQCN_REGS__RC__RC_bw 32
 #define DCQCN_REGS__RC__RC_reset 0x4a817c80
 
-// reg - dcqcn_regs::rt
+// reg - dcqcn_regs.rt
 #define DCQCN_REGS__RT__RT_bm 0xffffffff
 #define DCQCN_REGS__RT__RT_bp 0
 #define DCQCN_REGS__RT__RT_bw 32
 #define DCQCN_REGS__RT__RT_reset 0x4a817c80
 
-// reg - dcqcn_regs::alpha_cnp
+// reg - dcqcn_regs.alpha_cnp
 #define DCQCN_REGS__ALPHA_CNP__ALPHA_bm 0x3ff
 #define DCQCN_REGS__ALPHA_CNP__ALPHA_bp 0
 #define DCQCN_REGS__ALPHA_CNP__ALPHA_bw 10
@@ -89,13 +89,13 @@ extern "C" {
 #define DCQCN_REGS__ALPHA_CNP__CNP_CNT16_bw 16
 #define DCQCN_REGS__ALPHA_CNP__CNP_CNT16_reset 0x0
 
-// reg - dcqcn_regs::bypass
+// reg - dcqcn_regs.bypass
 #define DCQCN_REGS__BYPASS__BYPASS_bm 0x1
 #define DCQCN_REGS__BYPASS__BYPASS_bp 0
 #define DCQCN_REGS__BYPASS__BYPASS_bw 1
 #define DCQCN_REGS__BYPASS__BYPASS_reset 0x0
 
-// reg - dcqcn_regs::ext_ctrl
+// reg - dcqcn_regs.ext_ctrl
 #define DCQCN_REGS__EXT_CTRL__TIMER_EN_bm 0x1
 #define DCQCN_REGS__EXT_CTRL__TIMER_EN_bp 0
 #define DCQCN_REGS__EXT_CTRL__TIMER_EN_bw 1
@@ -109,19 +109,19 @@ extern "C" {
 #define DCQCN_REGS__EXT_CTRL__CNT_CLEAR_bw 1
 #define DCQCN_REGS__EXT_CTRL__CNT_CLEAR_reset 0x0
 
-// reg - dcqcn_regs::byte_threshold
+// reg - dcqcn_regs.byte_threshold
 #define DCQCN_REGS__BYTE_THRESHOLD__BYTE_THRESHOLD_bm 0xffffffff
 #define DCQCN_REGS__BYTE_THRESHOLD__BYTE_THRESHOLD_bp 0
 #define DCQCN_REGS__BYTE_THRESHOLD__BYTE_THRESHOLD_bw 32
 #define DCQCN_REGS__BYTE_THRESHOLD__BYTE_THRESHOLD_reset 0x989680
 
-// reg - dcqcn_regs::credit_cap
+// reg - dcqcn_regs.credit_cap
 #define DCQCN_REGS__CREDIT_CAP__CREDIT_CAP_bm 0xffffffff
 #define DCQCN_REGS__CREDIT_CAP__CREDIT_CAP_bp 0
 #define DCQCN_REGS__CREDIT_CAP__CREDIT_CAP_bw 32
 #define DCQCN_REGS__CREDIT_CAP__CREDIT_CAP_reset 0x100000
 
-// reg - dcqcn_regs::id
+// reg - dcqcn_regs.id
 #define DCQCN_REGS__ID__DATA_BYTES_bm 0xff
 #define DCQCN_REGS__ID__DATA_BYTES_bp 0
 #define DCQCN_REGS__ID__DATA_BYTES_bw 8
@@ -135,85 +135,85 @@ extern "C" {
 #define DCQCN_REGS__ID__MAGIC_bw 16
 #define DCQCN_REGS__ID__MAGIC_reset 0xdcc1
 
-// reg - dcqcn_regs::credit_bytes
+// reg - dcqcn_regs.credit_bytes
 #define DCQCN_REGS__CREDIT_BYTES__CREDIT_BYTES_bm 0xffffffff
 #define DCQCN_REGS__CREDIT_BYTES__CREDIT_BYTES_bp 0
 #define DCQCN_REGS__CREDIT_BYTES__CREDIT_BYTES_bw 32
 #define DCQCN_REGS__CREDIT_BYTES__CREDIT_BYTES_reset 0x0
 
-// reg - dcqcn_regs::credit_frac
+// reg - dcqcn_regs.credit_frac
 #define DCQCN_REGS__CREDIT_FRAC__CREDIT_FRAC_bm 0xffff
 #define DCQCN_REGS__CREDIT_FRAC__CREDIT_FRAC_bp 0
 #define DCQCN_REGS__CREDIT_FRAC__CREDIT_FRAC_bw 16
 #define DCQCN_REGS__CREDIT_FRAC__CREDIT_FRAC_reset 0x0
 
-// reg - dcqcn_regs::bpc
+// reg - dcqcn_regs.bpc
 #define DCQCN_REGS__BPC__BPC_bm 0xffffffff
 #define DCQCN_REGS__BPC__BPC_bp 0
 #define DCQCN_REGS__BPC__BPC_bw 32
 #define DCQCN_REGS__BPC__BPC_reset 0x80000
 
-// reg - dcqcn_regs::cnt_cnp
+// reg - dcqcn_regs.cnt_cnp
 #define DCQCN_REGS__CNT_CNP__CNT_CNP_bm 0xffffffff
 #define DCQCN_REGS__CNT_CNP__CNT_CNP_bp 0
 #define DCQCN_REGS__CNT_CNP__CNT_CNP_bw 32
 #define DCQCN_REGS__CNT_CNP__CNT_CNP_reset 0x0
 
-// reg - dcqcn_regs::cnt_dec
+// reg - dcqcn_regs.cnt_dec
 #define DCQCN_REGS__CNT_DEC__CNT_DEC_bm 0xffffffff
 #define DCQCN_REGS__CNT_DEC__CNT_DEC_bp 0
 #define DCQCN_REGS__CNT_DEC__CNT_DEC_bw 32
 #define DCQCN_REGS__CNT_DEC__CNT_DEC_reset 0x0
 
-// reg - dcqcn_regs::cnt_inc_fr
+// reg - dcqcn_regs.cnt_inc_fr
 #define DCQCN_REGS__CNT_INC_FR__CNT_INC_FR_bm 0xffffffff
 #define DCQCN_REGS__CNT_INC_FR__CNT_INC_FR_bp 0
 #define DCQCN_REGS__CNT_INC_FR__CNT_INC_FR_bw 32
 #define DCQCN_REGS__CNT_INC_FR__CNT_INC_FR_reset 0x0
 
-// reg - dcqcn_regs::cnt_inc_ai
+// reg - dcqcn_regs.cnt_inc_ai
 #define DCQCN_REGS__CNT_INC_AI__CNT_INC_AI_bm 0xffffffff
 #define DCQCN_REGS__CNT_INC_AI__CNT_INC_AI_bp 0
 #define DCQCN_REGS__CNT_INC_AI__CNT_INC_AI_bw 32
 #define DCQCN_REGS__CNT_INC_AI__CNT_INC_AI_reset 0x0
 
-// reg - dcqcn_regs::cnt_inc_hai
+// reg - dcqcn_regs.cnt_inc_hai
 #define DCQCN_REGS__CNT_INC_HAI__CNT_INC_HAI_bm 0xffffffff
 #define DCQCN_REGS__CNT_INC_HAI__CNT_INC_HAI_bp 0
 #define DCQCN_REGS__CNT_INC_HAI__CNT_INC_HAI_bw 32
 #define DCQCN_REGS__CNT_INC_HAI__CNT_INC_HAI_reset 0x0
 
-// reg - dcqcn_regs::cnt_inc_timer
+// reg - dcqcn_regs.cnt_inc_timer
 #define DCQCN_REGS__CNT_INC_TIMER__CNT_INC_TIMER_bm 0xffffffff
 #define DCQCN_REGS__CNT_INC_TIMER__CNT_INC_TIMER_bp 0
 #define DCQCN_REGS__CNT_INC_TIMER__CNT_INC_TIMER_bw 32
 #define DCQCN_REGS__CNT_INC_TIMER__CNT_INC_TIMER_reset 0x0
 
-// reg - dcqcn_regs::cnt_inc_byte
+// reg - dcqcn_regs.cnt_inc_byte
 #define DCQCN_REGS__CNT_INC_BYTE__CNT_INC_BYTE_bm 0xffffffff
 #define DCQCN_REGS__CNT_INC_BYTE__CNT_INC_BYTE_bp 0
 #define DCQCN_REGS__CNT_INC_BYTE__CNT_INC_BYTE_bw 32
 #define DCQCN_REGS__CNT_INC_BYTE__CNT_INC_BYTE_reset 0x0
 
-// reg - dcqcn_regs::cnt_stall
+// reg - dcqcn_regs.cnt_stall
 #define DCQCN_REGS__CNT_STALL__CNT_STALL_bm 0xffffffff
 #define DCQCN_REGS__CNT_STALL__CNT_STALL_bp 0
 #define DCQCN_REGS__CNT_STALL__CNT_STALL_bw 32
 #define DCQCN_REGS__CNT_STALL__CNT_STALL_reset 0x0
 
-// reg - dcqcn_regs::cnt_bytes_lo
+// reg - dcqcn_regs.cnt_bytes_lo
 #define DCQCN_REGS__CNT_BYTES_LO__CNT_BYTES_LO_bm 0xffffffff
 #define DCQCN_REGS__CNT_BYTES_LO__CNT_BYTES_LO_bp 0
 #define DCQCN_REGS__CNT_BYTES_LO__CNT_BYTES_LO_bw 32
 #define DCQCN_REGS__CNT_BYTES_LO__CNT_BYTES_LO_reset 0x0
 
-// reg - dcqcn_regs::cnt_bytes_hi
+// reg - dcqcn_regs.cnt_bytes_hi
 #define DCQCN_REGS__CNT_BYTES_HI__BYTES_HI_bm 0xffffffff
 #define DCQCN_REGS__CNT_BYTES_HI__BYTES_HI_bp 0
 #define DCQCN_REGS__CNT_BYTES_HI__BYTES_HI_bw 32
 #define DCQCN_REGS__CNT_BYTES_HI__BYTES_HI_reset 0x0
 
-// reg - dcqcn_regs::status
+// reg - dcqcn_regs.status
 #define DCQCN_REGS__STATUS__T_STAGE_bm 0xff
 #define DCQCN_REGS__STATUS__T_STAGE_bp 0
 #define DCQCN_REGS__STATUS__T_STAGE_bw 8

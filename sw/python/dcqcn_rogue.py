@@ -174,7 +174,7 @@ class DcqcnRegs(pr.Device):
         ))
         self.add(pr.RemoteVariable(
             name="cnp_cnt16",
-            description="CNP edges, wraps at 2^16",
+            description="CNP edges, wraps at 2^16; cleared by cnp_cnt_clear",
             offset=0x020,
             bitOffset=11,
             bitSize=16,
@@ -322,7 +322,7 @@ class DcqcnRegs(pr.Device):
         # 0x120 cnt_cnp: CNP counter
         self.add(pr.RemoteVariable(
             name="cnt_cnp",
-            description="CNP edges (also in bypass)",
+            description="CNP edges (also in bypass); cleared by cnt_clear",
             offset=0x120,
             bitOffset=0,
             bitSize=32,
@@ -334,7 +334,7 @@ class DcqcnRegs(pr.Device):
         # 0x124 cnt_dec: Decrease counter
         self.add(pr.RemoteVariable(
             name="cnt_dec",
-            description="rate decreases (dec_fire)",
+            description="rate decreases (dec_fire); cleared by cnt_clear",
             offset=0x124,
             bitOffset=0,
             bitSize=32,
@@ -346,7 +346,7 @@ class DcqcnRegs(pr.Device):
         # 0x128 cnt_inc_fr: Fast-recovery increase counter
         self.add(pr.RemoteVariable(
             name="cnt_inc_fr",
-            description="increase events in fast recovery",
+            description="increase events in fast recovery; cleared by cnt_clear",
             offset=0x128,
             bitOffset=0,
             bitSize=32,
@@ -358,7 +358,7 @@ class DcqcnRegs(pr.Device):
         # 0x12C cnt_inc_ai: Additive increase counter
         self.add(pr.RemoteVariable(
             name="cnt_inc_ai",
-            description="increase events in additive increase",
+            description="increase events in additive increase; cleared by cnt_clear",
             offset=0x12C,
             bitOffset=0,
             bitSize=32,
@@ -370,7 +370,7 @@ class DcqcnRegs(pr.Device):
         # 0x130 cnt_inc_hai: Hyper increase counter
         self.add(pr.RemoteVariable(
             name="cnt_inc_hai",
-            description="increase events in hyper increase",
+            description="increase events in hyper increase; cleared by cnt_clear",
             offset=0x130,
             bitOffset=0,
             bitSize=32,
@@ -382,7 +382,7 @@ class DcqcnRegs(pr.Device):
         # 0x134 cnt_inc_timer: Timer increase counter
         self.add(pr.RemoteVariable(
             name="cnt_inc_timer",
-            description="increase events with timer_fire",
+            description="increase events with timer_fire; cleared by cnt_clear",
             offset=0x134,
             bitOffset=0,
             bitSize=32,
@@ -394,7 +394,7 @@ class DcqcnRegs(pr.Device):
         # 0x138 cnt_inc_byte: Byte-counter increase counter
         self.add(pr.RemoteVariable(
             name="cnt_inc_byte",
-            description="increase events with byte_fire",
+            description="increase events with byte_fire; cleared by cnt_clear",
             offset=0x138,
             bitOffset=0,
             bitSize=32,
@@ -406,7 +406,7 @@ class DcqcnRegs(pr.Device):
         # 0x13C cnt_stall: Stall counter
         self.add(pr.RemoteVariable(
             name="cnt_stall",
-            description="cycles with s_axis_tvalid & (~m_valid | m_axis_tready) & ~beat_ok & ~rst",
+            description="cycles with s_axis_tvalid & (~m_valid | m_axis_tready) & ~beat_ok & ~rst; cleared by cnt_clear",
             offset=0x13C,
             bitOffset=0,
             bitSize=32,
@@ -418,7 +418,7 @@ class DcqcnRegs(pr.Device):
         # 0x140 cnt_bytes_lo: Byte counter, low half
         self.add(pr.RemoteVariable(
             name="cnt_bytes_lo",
-            description="bytes loaded, cnt_bytes[31:0]; a read latches cnt_bytes[63:32] into bytes_hi",
+            description="bytes loaded, cnt_bytes[31:0]; a read latches cnt_bytes[63:32] into bytes_hi; cleared by cnt_clear",
             offset=0x140,
             bitOffset=0,
             bitSize=32,
@@ -430,7 +430,7 @@ class DcqcnRegs(pr.Device):
         # 0x144 cnt_bytes_hi: Byte counter, high half
         self.add(pr.RemoteVariable(
             name="bytes_hi",
-            description="cnt_bytes[63:32] latched by the last read of cnt_bytes_lo (read 0x140 first)",
+            description="cnt_bytes[63:32] latched by the last read of cnt_bytes_lo (read 0x140 first); cleared by cnt_clear",
             offset=0x144,
             bitOffset=0,
             bitSize=32,

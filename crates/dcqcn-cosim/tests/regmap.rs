@@ -10,7 +10,9 @@
 //! the written bits of RW fields (all-ones, 0xA5A5A5A5, 0x5A5A5A5A, 0 with full strobes, then lane
 //! by lane), read 0 from action bits and reserved bits, and leave RO fields as a second model that
 //! never saw the write. Every unmapped word index answers DECERR with read data 0 and its writes
-//! change no register.
+//! change no register. After traffic and CNPs have moved the counters, writing 1 to each action bit
+//! clears exactly the counters the source says (`hwclr`), and writing 0, or 1 without its byte
+//! lane, clears nothing.
 
 use dcqcn_cosim::rtl::{self, Rtl};
 use dcqcn_model::regmap::{self, Access};
@@ -53,6 +55,8 @@ struct Field {
     reset: u32,
     reset_param: Option<String>,
     state: Option<String>,
+    /// The action bit whose write of 1 clears this counter.
+    cleared_by: Option<String>,
 }
 
 const EXPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../regmap/dcqcn_regs.json");
@@ -142,6 +146,8 @@ struct Bench {
     cycle: u64,
     /// The first cycle where each RTL differed from the model (reported with the field checks).
     lockstep: Vec<(String, String)>,
+    /// The shadow model gets the writes too (configuration both models share).
+    shadow_writes: bool,
 }
 
 /// One DUT's answer to a read or a write.
@@ -170,6 +176,7 @@ impl Bench {
             shadow_last: Snapshot::default(),
             cycle: 0,
             lockstep: Vec::new(),
+            shadow_writes: false,
         }
     }
 
@@ -184,8 +191,8 @@ impl Bench {
         let out = self.model.step(i);
         let ms = self.model.snapshot(&out);
         let mut si = *i;
-        si.axil.awvalid = false;
-        si.axil.wvalid = false;
+        si.axil.awvalid &= self.shadow_writes;
+        si.axil.wvalid &= self.shadow_writes;
         let so = self.shadow.step(&si);
         self.shadow_last = self.shadow.snapshot(&so);
         let mut all = vec![ms];
@@ -304,6 +311,61 @@ impl Bench {
             .filter(|&k| FIELDS[k].block != "out" && m.value(k) != self.shadow_last.value(k))
             .map(|k| FIELDS[k].name)
             .collect()
+    }
+}
+
+impl Bench {
+    /// A write that both models see.
+    fn configure(&mut self, addr: u16, data: u32) {
+        self.shadow_writes = true;
+        self.write(addr, data, 0xF);
+        self.shadow_writes = false;
+    }
+
+    /// 400 cycles of back-to-back beats with five CNP pulses, with short increase triggers (the
+    /// counters move), then `idle` cycles without traffic, CNPs or increase triggers (pending
+    /// decreases fire, then nothing moves).
+    fn activity(&mut self, m: &Map, idle: u64) {
+        // (word address, the word at reset with `field` set to `value`)
+        let set = |field: &str, value: u32| {
+            let w = m
+                .words
+                .iter()
+                .find(|w| w.fields.iter().any(|f| f.name == field))
+                .unwrap_or_else(|| panic!("{EXPORT}: no field {field}"));
+            let f = w.fields.iter().find(|f| f.name == field).unwrap();
+            (w.offset, w.reset & !f.mask | value << f.lsb)
+        };
+        for (field, value) in [
+            ("inc_interval", 20),
+            ("byte_threshold", 256),
+            ("stage_threshold", 2),
+        ] {
+            let (addr, data) = set(field, value);
+            self.configure(addr, data);
+        }
+        let (enables, both) = set("byte_en", 1);
+        self.configure(enables, both);
+        let db = self.params.data_bytes();
+        let keep = if db == 64 { u64::MAX } else { (1u64 << db) - 1 };
+        let mut beats = 0u64;
+        for c in 0..400u64 {
+            let mut i = Inputs {
+                cnp: (c / 40) % 2 == 1,
+                m_axis_tready: true,
+                ..Inputs::default()
+            };
+            i.s_axis.tvalid = true;
+            i.s_axis.tkeep = keep;
+            i.s_axis.tlast = beats % 8 == 7;
+            i.s_axis.tdata[0] = beats;
+            let s = self.step(&i, "traffic and CNPs");
+            beats += u64::from(s[0].s_axis_tready);
+        }
+        self.configure(enables, 0);
+        for _ in 0..idle {
+            self.step(&Inputs::default(), "idle");
+        }
     }
 }
 
@@ -514,6 +576,7 @@ fn run_width(fl: &mut Failures, m: &Map, data_bytes: u32, variants: &[String]) -
     fl.check(d.is_empty(), || {
         format!("model: writes to unmapped words changed {d:?}")
     });
+    run_actions(fl, m, &mut b);
     assert_eq!(
         unmapped,
         (1usize << (m.decode_bits - 2)) - m.words.len(),
@@ -523,6 +586,77 @@ fn run_width(fl: &mut Failures, m: &Map, data_bytes: u32, variants: &[String]) -
         fl.check(false, || msg.clone());
     }
     b.cycle
+}
+
+/// Each action bit clears exactly the counters whose `cleared_by` names it (with its byte lane
+/// strobed and a 1 written), and nothing otherwise.
+fn run_actions(fl: &mut Failures, m: &Map, b: &mut Bench) {
+    // Every read-only field: those an action clears read 0 after it, all others as the shadow
+    // model that never saw the write.
+    let observed: Vec<(&Word, &Field)> = m
+        .words
+        .iter()
+        .flat_map(|w| w.fields.iter().map(move |f| (w, f)))
+        .filter(|(_, f)| f.access == "RO")
+        .collect();
+    let actions: Vec<(&Word, &Field)> = m
+        .words
+        .iter()
+        .flat_map(|w| w.fields.iter().map(move |f| (w, f)))
+        .filter(|(_, f)| f.access == "W")
+        .collect();
+    assert!(!actions.is_empty() && observed.iter().any(|(_, f)| f.cleared_by.is_some()));
+    // Longer than two decrease intervals: no pending decrease fires while the counters are read.
+    let idle = 2 * u64::from(b.params.rate_dec_reset()) + 100;
+    for (aw, af) in &actions {
+        let bit = 1u32 << af.lsb;
+        let lane = 1u8 << (af.lsb / 8);
+        let cases = [
+            ("1 without its byte lane", bit, 0xF & !lane, false),
+            ("0", 0, 0xF, false),
+            ("1", bit, 0xF, true),
+        ];
+        for (what, data, strb, acts) in cases {
+            b.reset();
+            b.activity(m, idle);
+            // how many of the counters this action clears hold a nonzero value now
+            let mut moved = Vec::new();
+            for (w, f) in &observed {
+                let (answers, _) = b.read(w.offset);
+                if f.cleared_by.as_deref() == Some(af.name.as_str()) && f.get(answers[0].data) != 0
+                {
+                    moved.push(f.name.as_str());
+                }
+            }
+            let ctx = format!("writing {what} to {}.{}", aw.name, af.name);
+            let resp = b.write(aw.offset, data, strb);
+            check_resp(fl, &resp, OKAY, &ctx);
+            for (w, f) in &observed {
+                let (answers, shadow) = b.read(w.offset);
+                let cleared = acts && f.cleared_by.as_deref() == Some(af.name.as_str());
+                let want = if cleared { 0 } else { f.get(shadow) };
+                for a in &answers {
+                    let got = f.get(a.data);
+                    fl.check(got == want, || {
+                        format!(
+                            "{}: {}.{} after {ctx}: reads {got:#x}, expected {want:#x} ({})",
+                            a.dut,
+                            w.name,
+                            f.name,
+                            if cleared { "cleared" } else { "untouched" }
+                        )
+                    });
+                }
+            }
+            // The traffic really moved the counters this action clears (not a vacuous check).
+            fl.check(!moved.is_empty(), || {
+                format!("{ctx}: none of the counters it clears moved before the write")
+            });
+            if acts {
+                eprintln!("{ctx}: {moved:?} nonzero before, cleared");
+            }
+        }
+    }
 }
 
 #[test]
