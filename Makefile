@@ -39,6 +39,9 @@ help:
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
 	@echo "make scoreboard    the cocotb scoreboard examples on Icarus, Verilator and GHDL, with a planted defect"
 	@echo "make deps    install Verilator, Yosys, Icarus Verilog with apt-get (root)"
+	@echo "make regmap  regenerate the spec 6.2 tables, C header, PyRogue device, JSON and Rust regmap from regmap/dcqcn_regs.rdl"
+	@echo "make regmap-check  fail when a generated register-map file is stale; C header and PyRogue tests"
+	@echo "make hdl-package-check  FuseSoC core (lint, VHDL, Icarus sim targets) and the RTL file lists against rtl/"
 
 deps:
 	@scripts/deps.sh
@@ -46,7 +49,7 @@ deps:
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
 
-test: deps fmt-check clippy lint unit golden-verify python-test
+test: deps fmt-check clippy lint unit golden-verify regmap-check hdl-package-check python-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
@@ -172,6 +175,20 @@ python-test: python $(DCQCN)
 # on Icarus, Verilator and GHDL (VHDL twin), and a planted RTL defect must be reported.
 scoreboard: deps golden-deps python
 	$(PYTHON) -m pytest -q -p no:cacheprovider testbench/cocotb/test_scoreboard.py
+
+# Register map (docs/regmap.md): one SystemRDL source, every description generated from it.
+.PHONY: regmap regmap-check hdl-package-check
+regmap: deps
+	python3 scripts/regmap_gen.py
+
+regmap-check: deps
+	python3 scripts/regmap_gen.py --check
+	python3 -m unittest discover -s sw -p 'test_*.py'
+
+# HDL packaging: dcqcn.core through FuseSoC (lint, VHDL, one golden set on Icarus) and rtl/files*.f,
+# rtl/ruckus.tcl against the files in rtl/.
+hdl-package-check: deps
+	python3 scripts/hdl_package_check.py
 
 FORCE:
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the tools this repository needs (Debian/Ubuntu), only if they are missing.
-#   scripts/deps.sh          Verilator, GHDL, Yosys, Icarus Verilog, Python 3 and VSG (make test,
+#   scripts/deps.sh          Verilator, GHDL, Yosys, Icarus Verilog, Python 3, gcc, tclsh, VSG,
+#                            systemrdl-compiler, peakrdl-cheader and FuseSoC (make test,
 #                            make cosim: the VHDL twin is verilated through `ghdl --synth`)
 #                            maturin, numpy and pytest (make python, make python-test)
 #   scripts/deps.sh golden   also cocotb 2.1 and pytest (make golden-check, make scoreboard)
@@ -13,6 +14,8 @@ command -v ghdl >/dev/null || need+=(ghdl)
 # GHDL's LLVM back end: the golden replays on GHDL run about 3x faster than on mcode (testbench/vhdl/run.sh)
 command -v ghdl-llvm >/dev/null || need+=(ghdl-llvm)
 command -v python3 >/dev/null || need+=(python3)
+command -v gcc >/dev/null || need+=(gcc)
+command -v tclsh >/dev/null || need+=(tcl)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
 if [ ${#need[@]} -gt 0 ]; then
@@ -37,6 +40,13 @@ if ! python3 -c 'import numpy, pytest' 2>/dev/null || ! command -v maturin >/dev
   python3 -m pip install -q 'maturin>=1.9.4,<2' numpy pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
   python3 -c 'import numpy, pytest' && command -v maturin >/dev/null \
     || { echo "error: maturin/numpy/pytest did not install" >&2; exit 1; }
+fi
+# Register map generators (make regmap, make regmap-check) and FuseSoC (make hdl-package-check),
+# pinned: their output is committed or checked
+if ! python3 -c 'import systemrdl, peakrdl_cheader, fusesoc, yaml; from importlib.metadata import version as v; import sys; sys.exit(not (v("systemrdl-compiler") == "1.33.0" and v("peakrdl-cheader") == "1.1.0" and v("fusesoc") == "2.4.7"))' 2>/dev/null; then
+  echo "installing systemrdl-compiler 1.33.0, peakrdl-cheader 1.1.0 and fusesoc 2.4.7 with pip"
+  python3 -m pip install -q 'systemrdl-compiler==1.33.0' 'peakrdl-cheader==1.1.0' 'fusesoc==2.4.7' 2>&1 | grep -v "Running pip as the 'root' user" || true
+  python3 -c 'import systemrdl, peakrdl_cheader, fusesoc' || { echo "error: systemrdl-compiler/peakrdl-cheader/fusesoc did not install" >&2; exit 1; }
 fi
 if [ "${1:-}" = golden ]; then
   # cocotb 2.x, pinned (the testbench also runs on 1.9, testbench/README.md)

@@ -1,0 +1,9 @@
+rtl/vhdl/dcqcn_pkg.vhd
+rtl/vhdl/dcqcn_tap_pkg.vhd
+rtl/vhdl/dcqcn_cnp_sync.vhd
+rtl/vhdl/dcqcn_alpha.vhd
+rtl/vhdl/dcqcn_rate_dec.vhd
+rtl/vhdl/dcqcn_rate_inc.vhd
+rtl/vhdl/dcqcn_credit_gate.vhd
+rtl/vhdl/dcqcn_regs.vhd
+rtl/vhdl/dcqcn_rl.vhd
