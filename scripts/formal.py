@@ -506,7 +506,7 @@ def prove(work, mode):
              # the same word-level clean-up on both (combinational) sides, so that operators
              # written alike in the two HDLs (the split DSP products) become alike cells
              f"{NORMALISE}; "
-             "equiv_make gold gate equiv; hierarchy -top equiv; opt_merge t:$equiv %n; opt_clean; "
+             "equiv_make gold gate equiv; hierarchy -top equiv; setattr -set keep 1 t:$equiv; opt_merge t:$equiv %n; opt_clean; "
              "equiv_simple; equiv_status; "
              # what is left after removing the proven cells: the unproven ones, named by their Y
              f"equiv_remove; tee -q -o {work / (mode + '_unproven.il')} dump t:$equiv"], log)
