@@ -49,6 +49,7 @@ import time
 import tomllib
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vhdl2verilog as v2v  # noqa: E402
 
