@@ -105,7 +105,7 @@ synth: deps
 
 # make formal: equivalence of rtl/*.sv and rtl/vhdl/*.vhd for each beat width (docs/formal.md).
 .PHONY: formal formal-negative
-FORMAL_WIDTHS ?= 8 32  # 64 runs for longer than 27 min (docs/formal.md, Limits)
+FORMAL_WIDTHS ?= 8 32  # 64 runs for longer than 34 min (docs/formal.md, Limits)
 formal: deps
 	python3 scripts/formal.py --data-bytes $(FORMAL_WIDTHS)
 
