@@ -26,6 +26,8 @@ help:
 	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I (HDL=sv|vhdl|both)"
+	@echo "make formal  Yosys proof that the SV and the VHDL twin are sequentially equivalent (FORMAL_WIDTHS, default 8 32; docs/formal.md)"
+	@echo "make formal-negative  the same proof on one-line mutants (one SV, one VHDL): it must fail on the named signal"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
@@ -107,6 +109,20 @@ net:
 
 synth: deps
 	@HDL=$(or $(HDL),sv) scripts/synth.sh
+
+# make formal: equivalence of rtl/*.sv and rtl/vhdl/*.vhd for each beat width (docs/formal.md).
+.PHONY: formal formal-negative
+FORMAL_WIDTHS ?= 8 32  # 64 runs for longer than 34 min (docs/formal.md, Limits)
+formal: deps
+	python3 scripts/formal.py --data-bytes $(FORMAL_WIDTHS)
+
+# make formal-negative: an injected difference (a mutant of verilator/mutants/ applied to a copy under
+# target/formal/) must make the proof fail, on the signal the mutant changes.
+formal-negative: deps
+	python3 scripts/formal.py --data-bytes 8 --work target/formal/neg-gate-strict --expect-fail \
+	  --mutant verilator/mutants/gate-strict.toml --expect-differ s_axis_tready
+	python3 scripts/formal.py --data-bytes 8 --work target/formal/neg-vhdl-cnt-stall-no-reset --expect-fail \
+	  --mutant verilator/mutants/vhdl-cnt-stall-no-reset.toml --expect-differ next:u_regs.r.cnt.cnt_stall
 
 # make mutants: MUTANTS generated mutants, each fuzzed for up to MUTANT_SECONDS (report in
 # target/mutants/report.txt).
