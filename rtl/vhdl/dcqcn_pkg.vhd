@@ -439,8 +439,9 @@ package body dcqcn_pkg is
   function popcount (keep : std_logic_vector) return unsigned is
     variable n : unsigned(6 downto 0) := (others => '0');
   begin
-    -- the bits added (one sum for Yosys), not a conditional increment (a multiplexer per bit)
-    for i in keep'range loop
+    -- the bits added (one sum for Yosys), not a conditional increment (a multiplexer per bit),
+    -- from bit 0 up as the SV adds them (the same chain of adders for the equivalence proof)
+    for i in keep'reverse_range loop
       n := n + unsigned'(0 => keep(i));
     end loop;
     return n;
