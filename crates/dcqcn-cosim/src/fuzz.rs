@@ -267,9 +267,11 @@ pub fn case() -> impl Strategy<Value = Case> {
                     .params(data_bytes)
                     .expect("the built rate sets are legal parameters");
                 let state = if injected {
-                    inject::state(stimulus.config, p).prop_map(Some).boxed()
+                    inject::config_edge(stimulus.config)
+                        .prop_flat_map(move |cfg| (Just(cfg), inject::state(cfg, p).prop_map(Some)))
+                        .boxed()
                 } else {
-                    Just(None).boxed()
+                    Just((stimulus.config, None)).boxed()
                 };
                 (
                     Just((data_bytes, rates, stimulus, seed, rtl_init_seed)),
@@ -278,8 +280,9 @@ pub fn case() -> impl Strategy<Value = Case> {
                     .prop_map(
                         |(
                             (data_bytes, rates, mut stimulus, seed, rtl_init_seed),
-                            initial_state,
+                            (config, initial_state),
                         )| {
+                            stimulus.config = config;
                             if initial_state.is_some() {
                                 // an initial reset would wipe the injected state
                                 stimulus.resets.initial_cycles = 0;

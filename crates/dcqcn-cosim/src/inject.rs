@@ -214,6 +214,20 @@ fn stage(f: u8) -> impl Strategy<Value = u8> {
     .prop_map(|v| v as u8)
 }
 
+/// The configuration of an injected case: the drawn one, or (1 in 3) with the byte trigger on and
+/// its threshold within a beat of 2^32 - 1, so that the byte counter can reach its saturation
+/// without firing first.
+pub fn config_edge(cfg: Config) -> impl Strategy<Value = Config> {
+    prop_oneof![
+        2 => Just(cfg),
+        1 => (0u32..64).prop_map(move |k| Config {
+            byte_en: true,
+            byte_threshold: u32::MAX - k,
+            ..cfg
+        }),
+    ]
+}
+
 /// States biased toward every register's edges, for configuration `cfg` at parameters `p`.
 pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
     let l = p.line_rate();
@@ -224,6 +238,8 @@ pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
         3 => near(cap_q, credit_max),
         2 => near(credit_max, credit_max),
         2 => near(1 << 47, credit_max),
+        // bit 47 set and still set after a beat is charged, within a cap of 2^47
+        2 => (u64::from(db) << 16..=cap_q.max(u64::from(db) << 17)).prop_map(|x| (1 << 47) + x),
         1 => near(1 << 46, credit_max),
         1 => near(u64::from(db) << 16, credit_max),
         1 => 0..=credit_max,
