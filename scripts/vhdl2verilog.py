@@ -15,6 +15,10 @@ Two outputs:
      (`--out=vhdl`, same net names) has `<default> when others;` for each; that value is added as
      `default:` to the matching Verilog `case`. Every `case` must get one, or the script fails.
 
+* `--inject FILE.svh` (optional): the same bit ranges written, `dut.<instance>.r[hi:lo] <= in_<name>;`
+  at a rising edge of `inj_clk`, for the wrapper's state injection (DCQCN_INJECT); with the registers
+  the wrapper shows as ports (m_axis_*, s_axil_b*/r*) every bit of every `r` is written (checked).
+
 * `--state FILE.svh` (optional): the `assign st_<name> = dut.<instance>.r[hi:lo];` lines that the
   lockstep wrapper verilator/dcqcn_cosim_top.sv includes for the VHDL twin. GHDL keeps each block's
   state record as one vector `reg [N-1:0] r` (first record element at the least significant bits,
@@ -25,7 +29,7 @@ Two outputs:
   the width of `r` in the synthesised module, so a layout this script gets wrong stops the build.
 
 Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src DIR] --out FILE.v
-                       [--state FILE.svh] [--ghdl GHDL]
+                       [--state FILE.svh] [--inject FILE.svh] [--ghdl GHDL]
 Python 3 standard library only; GHDL's work files go to a temporary directory.
 """
 
@@ -192,7 +196,9 @@ def offset(recs, ty, path, constraints):
     raise Error(f"record {ty} has no field {path[0]}")
 
 
-def state_assigns(verilog, src, data_bytes):
+def state_fields(verilog, src, data_bytes):
+    """([(register, path of r, lsb, width)] of the st_* outputs, the same plus the registers the
+    wrapper shows as ports): every register of spec 7 as a bit range of its block's record."""
     pkg = (src / "dcqcn_pkg.vhd").read_text()
     recs = records(pkg)
     wrapper = WRAPPER.read_text()
@@ -227,15 +233,12 @@ def state_assigns(verilog, src, data_bytes):
         return mod
 
     checked = {}
-    lines = []
-    for m in re.finditer(r"^\s*(st_\w+)\s*<=\s*(.*?);", body, re.M):
-        st, rhs = m.group(1), m.group(2)
-        ref = re.search(r"(\w+)((?:\.\w+)+)", rhs)
-        if not ref or ref.group(1).lower() not in aliases:
-            raise Error(f"{WRAPPER}: {st}: `{rhs}` names no state alias")
-        inst, ty, constraints = aliases[ref.group(1).lower()]
+    fields = []  # (register name, Verilog path of r, lsb, width)
+
+    def field(name, alias, path):
+        inst, ty, constraints = aliases[alias]
         if ty not in recs:
-            raise Error(f"{WRAPPER}: {st}: record type {ty} not in dcqcn_pkg.vhd")
+            raise Error(f"{WRAPPER}: {name}: record type {ty} not in dcqcn_pkg.vhd")
         if inst not in checked:
             mod = module_of(inst)
             d = re.search(r"^\s*reg\s+\[(\d+):0\]\s+r;", modules[mod], re.M)
@@ -244,11 +247,65 @@ def state_assigns(verilog, src, data_bytes):
                 got = int(d.group(1)) + 1 if d else "no `reg [..:0] r`"
                 raise Error(f"record {ty} is {total} bits by dcqcn_pkg.vhd, but r in {mod} is {got}")
             checked[inst] = total
-        lsb, w = offset(recs, ty, [p.lower() for p in ref.group(2).split(".")[1:]], constraints)
-        path = f"dut.{inst}.r" if inst else "dut.r"
-        lines.append(f"    assign {st:<24} = {path}[{lsb + w - 1}:{lsb}];")
-    if not lines:
+        lsb, w = offset(recs, ty, path, constraints)
+        fields.append((name, f"dut.{inst}.r" if inst else "dut.r", lsb, w))
+
+    for m in re.finditer(r"^\s*(st_\w+)\s*<=\s*(.*?);", body, re.M):
+        st, rhs = m.group(1), m.group(2)
+        ref = re.search(r"(\w+)((?:\.\w+)+)", rhs)
+        if not ref or ref.group(1).lower() not in aliases:
+            raise Error(f"{WRAPPER}: {st}: `{rhs}` names no state alias")
+        field(st[3:], ref.group(1).lower(), [p.lower() for p in ref.group(2).split(".")[1:]])
+    if not fields:
         raise Error(f"{WRAPPER}: no st_* assignments in architecture ext_names")
+    st_count = len(fields)
+    # the registers of spec 7 that the wrapper shows as ports instead (m_axis_*, s_axil_b*/r*)
+    for ty, names in OUTPUT_REGISTERS.items():
+        alias = [a for a, (_, t, _) in aliases.items() if t == ty]
+        if len(alias) != 1:
+            raise Error(f"{WRAPPER}: expected one state alias of type {ty}, found {len(alias)}")
+        for name in names:
+            field(name, alias[0], [name])
+    return fields[:st_count], fields
+
+
+# Registers of spec 7 that are port outputs of the wrapper, by state record type.
+OUTPUT_REGISTERS = {
+    "creditgateregtype": ["m_valid", "m_data", "m_keep", "m_last"],
+    "regsregtype": ["bvalid", "bresp", "rvalid", "rdata", "rresp"],
+}
+
+
+def state_assigns(verilog, src, data_bytes):
+    st, _ = state_fields(verilog, src, data_bytes)
+    return [f"    assign {'st_' + n:<24} = {path}[{lsb + w - 1}:{lsb}];" for n, path, lsb, w in st]
+
+
+def inject_assigns(verilog, src, data_bytes):
+    """The wrapper's state-injection block for the twin: every bit of every state record `r`
+    written from the in_* port of its register, at a rising edge of inj_clk."""
+    _, fields = state_fields(verilog, src, data_bytes)
+    covered = {}
+    for _, path, lsb, w in fields:
+        covered.setdefault(path, set()).update(range(lsb, lsb + w))
+    for path, bits in covered.items():
+        if bits != set(range(len(bits))) or len(bits) != max(bits) + 1:
+            raise Error(f"state injection: the registers do not cover every bit of {path}")
+    # GHDL's `r` is a combinational copy (`always @* r = nNNN_q;`) of the flip-flop nNNN_q: write that
+    modules = {m.group(1): m.group(2)
+               for m in re.finditer(r"^module\s+(\w+)(.*?)^endmodule", verilog, re.M | re.S)}
+    flops = {}
+    for path in covered:
+        mod = "dcqcn_rl"
+        for part in path.split(".")[1:-1]:
+            mod = re.search(rf"^\s*(\w+)\s+{part}\s*\(", modules[mod], re.M).group(1)
+        q = re.search(r"always @\*\s*\n\s*r = (n\d+_q); // \(isignal\)", modules[mod])
+        if not q:
+            raise Error(f"state injection: no flip-flop behind r in synthesised module {mod}")
+        flops[path] = path[: -len("r")] + q.group(1)
+    lines = ["    always @(posedge inj_clk) begin"]
+    lines += [f"        {flops[path]}[{lsb + w - 1}:{lsb}] <= in_{n};" for n, path, lsb, w in fields]
+    lines.append("    end")
     return lines
 
 
@@ -260,6 +317,7 @@ def main():
     ap.add_argument("--src", type=Path, default=ROOT / "rtl" / "vhdl", help="VHDL sources (default rtl/vhdl)")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--state", type=Path)
+    ap.add_argument("--inject", type=Path)
     ap.add_argument("--ghdl", default="ghdl")
     args = ap.parse_args()
     try:
@@ -274,6 +332,12 @@ def main():
                 "// Generated by scripts/vhdl2verilog.py: the spec-7 registers of the VHDL twin, as bit\n"
                 "// ranges of each block's state record `r` (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd names\n"
                 "// the fields, rtl/vhdl/dcqcn_pkg.vhd gives their widths).\n" + "\n".join(lines) + "\n")
+        if args.inject:
+            lines = inject_assigns(verilog, args.src, args.data_bytes)
+            args.inject.write_text(
+                "// Generated by scripts/vhdl2verilog.py: state injection into the VHDL twin (spec 4.8), every\n"
+                "// bit of each block's state record `r` from the in_* port of its register.\n"
+                + "\n".join(lines) + "\n")
     except (Error, OSError) as e:
         print(f"vhdl2verilog: {e}", file=sys.stderr)
         sys.exit(2)

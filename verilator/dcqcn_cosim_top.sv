@@ -12,6 +12,9 @@
 // `dut` is then the Verilog that `ghdl --synth` makes of it (scripts/vhdl2verilog.py), whose
 // generics are fixed at synthesis, and the st_* assignments are the generated
 // dcqcn_cosim_state.svh (each register a bit range of its block's state record r).
+//
+// With DCQCN_INJECT defined (the lockstep's builds), the in_* ports and inj_clk load any state: at a
+// rising edge of inj_clk, with clk held, every register of spec 7 takes its in_* value (spec 4.8).
 `ifdef DCQCN_VHDL_TWIN
 `define DCQCN_RL_PARAMS
 `else
@@ -122,6 +125,64 @@ module dcqcn_cosim_top #(
     output logic [31:0]   st_cnt_stall,
     output logic [63:0]   st_cnt_bytes,
     output logic [31:0]   st_bytes_hi
+`ifdef DCQCN_INJECT
+
+    /* state injection (spec 4.8): at a rising edge of inj_clk (clk held still) every register of
+       spec 7 takes the value of its in_* port; in_* and inj_clk are not used otherwise */
+  , input  wire logic                    inj_clk
+  , input  wire logic                      in_cnp_meta
+  , input  wire logic                      in_cnp_sync
+  , input  wire logic                      in_cnp_prev
+  , input  wire logic [31:0]               in_rc
+  , input  wire logic [31:0]               in_rt
+  , input  wire logic                      in_active
+  , input  wire logic [9:0]                in_alpha
+  , input  wire logic [15:0]               in_alpha_timer
+  , input  wire logic                      in_alpha_pending
+  , input  wire logic [15:0]               in_dec_timer
+  , input  wire logic                      in_dec_pending
+  , input  wire logic [31:0]               in_inc_timer
+  , input  wire logic [31:0]               in_byte_cnt
+  , input  wire logic [7:0]                in_t_stage
+  , input  wire logic [7:0]                in_b_stage
+  , input  wire logic [31:0]               in_bpc
+  , input  wire logic [47:0]               in_credit
+  , input  wire logic                      in_m_valid
+  , input  wire logic [8*DATA_BYTES-1:0]   in_m_data
+  , input  wire logic [DATA_BYTES-1:0]     in_m_keep
+  , input  wire logic                      in_m_last
+  , input  wire logic [9:0]                in_cfg_alpha_g
+  , input  wire logic [3:0]                in_cfg_dec_gain
+  , input  wire logic [7:0]                in_cfg_stage_threshold
+  , input  wire logic                      in_cfg_clamp_tgt
+  , input  wire logic [31:0]               in_cfg_rai
+  , input  wire logic [31:0]               in_cfg_rhai
+  , input  wire logic [31:0]               in_cfg_rmin
+  , input  wire logic [31:0]               in_cfg_inc_interval
+  , input  wire logic [15:0]               in_cfg_dec_interval
+  , input  wire logic [15:0]               in_cfg_alpha_interval
+  , input  wire logic                      in_cfg_bypass
+  , input  wire logic                      in_cfg_timer_en
+  , input  wire logic                      in_cfg_byte_en
+  , input  wire logic [31:0]               in_cfg_byte_threshold
+  , input  wire logic [31:0]               in_cfg_credit_cap
+  , input  wire logic [15:0]               in_cnp_cnt16
+  , input  wire logic [31:0]               in_cnt_cnp
+  , input  wire logic [31:0]               in_cnt_dec
+  , input  wire logic [31:0]               in_cnt_inc_fr
+  , input  wire logic [31:0]               in_cnt_inc_ai
+  , input  wire logic [31:0]               in_cnt_inc_hai
+  , input  wire logic [31:0]               in_cnt_inc_timer
+  , input  wire logic [31:0]               in_cnt_inc_byte
+  , input  wire logic [31:0]               in_cnt_stall
+  , input  wire logic [63:0]               in_cnt_bytes
+  , input  wire logic [31:0]               in_bytes_hi
+  , input  wire logic                      in_bvalid
+  , input  wire logic [1:0]                in_bresp
+  , input  wire logic                      in_rvalid
+  , input  wire logic [31:0]               in_rdata
+  , input  wire logic [1:0]                in_rresp
+`endif
 );
 
     dcqcn_rl `DCQCN_RL_PARAMS dut (
@@ -159,6 +220,10 @@ module dcqcn_cosim_top #(
 
 `ifdef DCQCN_VHDL_TWIN
     `include "dcqcn_cosim_state.svh"
+`ifdef DCQCN_INJECT
+    // state injection (spec 4.8): the same bit ranges written (scripts/vhdl2verilog.py --inject)
+    `include "dcqcn_cosim_inject.svh"
+`endif
 `else
     // spec 7: architectural registers, by hierarchical reference (names as in the spec); those of
     // dcqcn_regs are fields of its register record r (rtl/dcqcn_regmap.svh)
@@ -205,6 +270,67 @@ module dcqcn_cosim_top #(
     assign st_cnt_stall              = dut.u_regs.r.stats.cnt_stall;
     assign st_cnt_bytes              = dut.u_regs.r.stats.cnt_bytes;
     assign st_bytes_hi               = dut.u_regs.r.stats.bytes_hi;
+
+    // State injection (DCQCN_INJECT, spec 4.8): every register of spec 7 from its in_* port, by hierarchical
+    // reference, at a rising edge of inj_clk while clk is held. The record r of dcqcn_regs is
+    // cleared first so that its reserved and write-only bits are 0, as after a reset.
+`ifdef DCQCN_INJECT
+    always @(posedge inj_clk) begin
+        dut.u_cnp_sync.cnp_meta              <= in_cnp_meta;
+        dut.u_cnp_sync.cnp_sync              <= in_cnp_sync;
+        dut.u_cnp_sync.cnp_prev              <= in_cnp_prev;
+        dut.rc                               <= in_rc;
+        dut.rt                               <= in_rt;
+        dut.active                           <= in_active;
+        dut.u_alpha.alpha                    <= in_alpha;
+        dut.u_alpha.alpha_timer              <= in_alpha_timer;
+        dut.u_alpha.alpha_pending            <= in_alpha_pending;
+        dut.u_rate_dec.dec_timer             <= in_dec_timer;
+        dut.u_rate_dec.dec_pending           <= in_dec_pending;
+        dut.u_rate_inc.inc_timer             <= in_inc_timer;
+        dut.u_rate_inc.byte_cnt              <= in_byte_cnt;
+        dut.u_rate_inc.t_stage               <= in_t_stage;
+        dut.u_rate_inc.b_stage               <= in_b_stage;
+        dut.u_credit_gate.bpc                <= in_bpc;
+        dut.u_credit_gate.credit             <= in_credit;
+        dut.u_credit_gate.m_valid            <= in_m_valid;
+        dut.u_credit_gate.m_data             <= in_m_data;
+        dut.u_credit_gate.m_keep             <= in_m_keep;
+        dut.u_credit_gate.m_last             <= in_m_last;
+        dut.u_regs.r                         <= '0;
+        dut.u_regs.r.config_word.alpha_g     <= in_cfg_alpha_g;
+        dut.u_regs.r.config_word.dec_gain    <= in_cfg_dec_gain;
+        dut.u_regs.r.config_word.stage_threshold <= in_cfg_stage_threshold;
+        dut.u_regs.r.config_word.clamp_tgt   <= in_cfg_clamp_tgt;
+        dut.u_regs.r.rai                     <= in_cfg_rai;
+        dut.u_regs.r.rhai                    <= in_cfg_rhai;
+        dut.u_regs.r.rmin                    <= in_cfg_rmin;
+        dut.u_regs.r.inc_interval            <= in_cfg_inc_interval;
+        dut.u_regs.r.intervals.dec_interval  <= in_cfg_dec_interval;
+        dut.u_regs.r.intervals.alpha_interval <= in_cfg_alpha_interval;
+        dut.u_regs.r.bypass.bypass           <= in_cfg_bypass;
+        dut.u_regs.r.ext_ctrl.timer_en       <= in_cfg_timer_en;
+        dut.u_regs.r.ext_ctrl.byte_en        <= in_cfg_byte_en;
+        dut.u_regs.r.byte_threshold          <= in_cfg_byte_threshold;
+        dut.u_regs.r.credit_cap              <= in_cfg_credit_cap;
+        dut.u_regs.r.cnp_cnt16               <= in_cnp_cnt16;
+        dut.u_regs.r.stats.cnt_cnp           <= in_cnt_cnp;
+        dut.u_regs.r.stats.cnt_dec           <= in_cnt_dec;
+        dut.u_regs.r.stats.cnt_inc_fr        <= in_cnt_inc_fr;
+        dut.u_regs.r.stats.cnt_inc_ai        <= in_cnt_inc_ai;
+        dut.u_regs.r.stats.cnt_inc_hai       <= in_cnt_inc_hai;
+        dut.u_regs.r.stats.cnt_inc_timer     <= in_cnt_inc_timer;
+        dut.u_regs.r.stats.cnt_inc_byte      <= in_cnt_inc_byte;
+        dut.u_regs.r.stats.cnt_stall         <= in_cnt_stall;
+        dut.u_regs.r.stats.cnt_bytes         <= in_cnt_bytes;
+        dut.u_regs.r.stats.bytes_hi          <= in_bytes_hi;
+        dut.u_regs.r.bvalid                  <= in_bvalid;
+        dut.u_regs.r.bresp                   <= in_bresp;
+        dut.u_regs.r.rvalid                  <= in_rvalid;
+        dut.u_regs.r.rdata                   <= in_rdata;
+        dut.u_regs.r.rresp                   <= in_rresp;
+    end
+`endif
 `endif
 
 endmodule

@@ -1,7 +1,16 @@
 //! Verilates the RTL once per variant and compiles it with the C++ shim. Variants: the
-//! SystemVerilog at beat widths 8/32/64 (`w8`...), the VHDL twin through `ghdl --synth` at the same
-//! widths (`vhdl-w8`...), and with feature `mutants` each deliberately defective copy from
-//! verilator/mutants/ (of the SV or of the VHDL, by the mutated file's extension).
+//! SystemVerilog at beat widths 8/32/64 (`w8`...) at 10 GbE / 156.25 MHz, at 8-byte beats also at the
+//! other line rates and clocks of [`RATES`] (`w8-1g`, `w8-25g`, `w8-lmax`), the VHDL twin through
+//! `ghdl --synth` at the same widths and rates (`vhdl-w8`, `vhdl-w8-25g`...), and with feature
+//! `mutants` each deliberately defective copy from verilator/mutants/ (of the SV or of the VHDL, by
+//! the mutated file's extension).
+//!
+//! Every Verilator warning stops the build (no `-Wno-fatal`), so an illegal parameter stops it with
+//! the RTL's own `$fatal` message (spec 2), except the ones named in [`verilator_flags`]: the
+//! wrapper's state injection drives each register from a second process by design
+//! (MULTIDRIVEN), and GHDL's Verilog writer has its own style (COMBDLY, INITIALDLY, no timescale).
+//! Mutants may provoke lint warnings by their change; they keep `-Wno-fatal` with
+//! `-Werror-USERFATAL`, so a parameter check still stops them.
 
 use std::env;
 use std::fmt::Write as _;
@@ -29,10 +38,65 @@ enum Hdl {
 struct Variant {
     name: String,
     data_bytes: u32,
+    clk_hz: u32,
+    line_rate: u32,
     description: String,
     hdl: Hdl,
     /// rtl/ or rtl/vhdl/, or a mutated copy of either
     rtl_dir: PathBuf,
+    mutant: bool,
+}
+
+/// The (suffix, CLK_FREQ_HZ, LINE_RATE, what) sets built; the first at every beat width, the others
+/// at 8-byte beats (spec 2: what K becomes at each is in its table).
+const RATES: &[(&str, u32, u32, &str)] = &[
+    ("", 156_250_000, 1_250_000_000, "10 GbE at 156.25 MHz"),
+    ("-1g", 125_000_000, 125_000_000, "1 GbE at 125 MHz"),
+    (
+        "-25g",
+        390_625_000,
+        3_125_000_000,
+        "25 GbE at 390.625 MHz (L above 2^31)",
+    ),
+    (
+        "-lmax",
+        250_000_000,
+        u32::MAX,
+        "L = 2^32 - 1 B/s (the largest the rate registers hold) at 250 MHz",
+    ),
+];
+
+/// The Verilator flags of every variant (beside its sources, prefix, directory and parameters).
+fn verilator_flags(hdl: Hdl, mutant: bool) -> Vec<&'static str> {
+    let mut f = vec![
+        "--cc",
+        "--no-timing",
+        "-O3",
+        "--x-assign",
+        "fast",
+        // Initial register values come from the context's randReset setting at construction
+        // (zeros unless a run asks for random ones); no runtime cost.
+        "--x-initial",
+        "unique",
+        // the wrapper's in_* ports and inj_clk (spec 4.8): a second process writes every
+        // register, by design
+        "-DDCQCN_INJECT",
+        "-Wno-MULTIDRIVEN",
+    ];
+    if hdl == Hdl::Vhdl {
+        // GHDL's Verilog: `<=` in `always @*` and `initial`, no `timescale
+        f.extend([
+            "-DDCQCN_VHDL_TWIN",
+            "-Wno-COMBDLY",
+            "-Wno-INITIALDLY",
+            "--timescale",
+            "1ns/1ps",
+        ]);
+    }
+    if mutant {
+        f.extend(["-Wno-fatal", "-Werror-USERFATAL"]);
+    }
+    f
 }
 
 fn main() {
@@ -81,23 +145,39 @@ fn main() {
                 .expect("DCQCN_WIDTHS: comma-separated beat widths")
         })
         .collect();
-    let mut variants: Vec<Variant> = widths
-        .iter()
-        .map(|&w| Variant {
-            name: format!("w{w}"),
-            data_bytes: w,
-            description: format!("rtl/ as written, {w}-byte beats"),
-            hdl: Hdl::Sv,
-            rtl_dir: rtl.clone(),
-        })
-        .collect();
-    variants.extend(widths.iter().map(|&w| Variant {
-        name: format!("vhdl-w{w}"),
-        data_bytes: w,
-        description: format!("rtl/vhdl/ as written (ghdl --synth), {w}-byte beats"),
-        hdl: Hdl::Vhdl,
-        rtl_dir: rtl_vhdl.clone(),
-    }));
+    let mut variants: Vec<Variant> = Vec::new();
+    for (hdl, prefix, dir, what) in [
+        (Hdl::Sv, "w", &rtl, "rtl/ as written"),
+        (
+            Hdl::Vhdl,
+            "vhdl-w",
+            &rtl_vhdl,
+            "rtl/vhdl/ as written (ghdl --synth)",
+        ),
+    ] {
+        for &w in &widths {
+            for (k, &(suffix, clk_hz, line_rate, rates)) in RATES.iter().enumerate() {
+                if k > 0 && w != 8 {
+                    continue;
+                }
+                variants.push(Variant {
+                    name: format!("{prefix}{w}{suffix}"),
+                    data_bytes: w,
+                    clk_hz,
+                    line_rate,
+                    description: format!("{what}, {w}-byte beats, {rates}"),
+                    hdl,
+                    rtl_dir: dir.clone(),
+                    mutant: false,
+                });
+            }
+        }
+    }
+    // The flags of the SystemVerilog variants, for the test that an illegal parameter stops them.
+    println!(
+        "cargo:rustc-env=DCQCN_VERILATOR_FLAGS={}",
+        verilator_flags(Hdl::Sv, false).join(" ")
+    );
     if env::var_os("CARGO_FEATURE_MUTANTS").is_some() {
         // `make mutants` points DCQCN_MUTANTS_DIR at its generated mutants (own target directory).
         let dir = env::var_os("DCQCN_MUTANTS_DIR")
@@ -114,46 +194,34 @@ fn main() {
         let mdir = out.join(&prefix);
         let _ = fs::remove_dir_all(&mdir);
         // the sources, the include directory and the defines of this variant
-        let (mut sources, include_dir, defines) = match v.hdl {
-            Hdl::Sv => (sv_files(&v.rtl_dir), v.rtl_dir.clone(), vec![]),
+        let (mut sources, include_dir) = match v.hdl {
+            Hdl::Sv => (sv_files(&v.rtl_dir), v.rtl_dir.clone()),
             Hdl::Vhdl => {
                 let dir = out.join(format!("{prefix}_verilog"));
-                (
-                    vec![vhdl_to_verilog(&root, &v.rtl_dir, v.data_bytes, &dir)],
-                    dir,
-                    vec!["-DDCQCN_VHDL_TWIN"],
-                )
+                (vec![vhdl_to_verilog(&root, v, &dir)], dir)
             }
         };
         sources.push(wrapper.clone());
         let status = Command::new(&verilator)
-            .args([
-                "--cc",
-                "--no-timing",
-                "-O3",
-                "--x-assign",
-                "fast",
-                // Initial register values come from the context's randReset setting at
-                // construction (zeros unless a run asks for random ones); no runtime cost.
-                "--x-initial",
-                "unique",
-            ])
-            .args([
-                "-Wno-fatal",
-                "--top-module",
-                "dcqcn_cosim_top",
-                "--prefix",
-                &prefix,
-            ])
+            .args(verilator_flags(v.hdl, v.mutant))
+            .args(["--top-module", "dcqcn_cosim_top", "--prefix", &prefix])
             .arg(format!("-GDATA_BYTES={}", v.data_bytes))
-            .args(&defines)
+            .arg(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz))
+            .arg(format!("-GLINE_RATE=32'd{}", v.line_rate))
             .arg("--Mdir")
             .arg(&mdir)
             .arg(format!("-I{}", include_dir.display()))
             .args(&sources)
             .status()
             .expect("running verilator");
-        assert!(status.success(), "verilator failed on variant {}", v.name);
+        assert!(
+            status.success(),
+            "\n\nverilator failed on variant {} (DATA_BYTES {}, CLK_FREQ_HZ {}, LINE_RATE {}): see its messages above\n",
+            v.name,
+            v.data_bytes,
+            v.clk_hz,
+            v.line_rate
+        );
         for f in fs::read_dir(&mdir).unwrap() {
             let p = f.unwrap().path();
             if p.extension().is_some_and(|e| e == "cpp") {
@@ -164,9 +232,11 @@ fn main() {
         writeln!(headers, "#include \"{prefix}.h\"").unwrap();
         writeln!(
             registry,
-            "DCQCN_VARIANT({prefix}, \"{}\", {}, \"{}\")",
+            "DCQCN_VARIANT({prefix}, \"{}\", {}, {}u, {}u, \"{}\")",
             v.name,
             v.data_bytes,
+            v.clk_hz,
+            v.line_rate,
             v.description.replace('"', "'")
         )
         .unwrap();
@@ -194,9 +264,11 @@ fn main() {
 /// The script that turns the VHDL twin into Verilog (relative to the repository root).
 const VHDL2VERILOG: &str = "scripts/vhdl2verilog.py";
 
-/// `ghdl --synth` of the VHDL in `src` at `data_bytes`, into `dir`: dcqcn_rl.v (returned) and the
-/// wrapper's state assignments dcqcn_cosim_state.svh.
-fn vhdl_to_verilog(root: &Path, src: &Path, data_bytes: u32, dir: &Path) -> PathBuf {
+/// `ghdl --synth` of the VHDL of variant `v` with its generics, into `dir`: dcqcn_rl.v (returned),
+/// the wrapper's state assignments dcqcn_cosim_state.svh and its state injection
+/// dcqcn_cosim_inject.svh. An illegal generic stops it with the twin's own assertion message.
+fn vhdl_to_verilog(root: &Path, v: &Variant, dir: &Path) -> PathBuf {
+    let (src, data_bytes) = (&v.rtl_dir, v.data_bytes);
     let _ = fs::remove_dir_all(dir);
     fs::create_dir_all(dir).unwrap();
     let python = env::var("PYTHON").unwrap_or_else(|_| "python3".into());
@@ -205,12 +277,16 @@ fn vhdl_to_verilog(root: &Path, src: &Path, data_bytes: u32, dir: &Path) -> Path
     let result = Command::new(&python)
         .arg(root.join(VHDL2VERILOG))
         .arg(format!("--data-bytes={data_bytes}"))
+        .arg(format!("--clk-freq-hz={}", v.clk_hz))
+        .arg(format!("--line-rate={}", v.line_rate))
         .arg("--src")
         .arg(src)
         .arg("--out")
         .arg(&verilog)
         .arg("--state")
         .arg(dir.join("dcqcn_cosim_state.svh"))
+        .arg("--inject")
+        .arg(dir.join("dcqcn_cosim_inject.svh"))
         .arg("--ghdl")
         .arg(&ghdl)
         .output();
@@ -308,9 +384,12 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
             Variant {
                 name: format!("mut_{name}"),
                 data_bytes: 8,
+                clk_hz: RATES[0].1,
+                line_rate: RATES[0].2,
                 description: m.description,
                 hdl,
                 rtl_dir: mdir,
+                mutant: true,
             }
         })
         .collect()

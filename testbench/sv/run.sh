@@ -6,6 +6,11 @@
 # Builds the testbench once per beat width (the set's, or RTL_DATA_BYTES) (cached under $BUILD, default target/tb-<simulator>),
 # replays every set, prints one line per set with its replay speed, and exits non-zero if any set
 # fails (mismatch, malformed vectors, build error). Needs only the simulator, bash and coreutils.
+#
+# An illegal parameter (spec 2) stops the build with the RTL's own message: Verilator turns the
+# elaboration-time $fatal into an error (every warning is fatal), and for Icarus, which has no
+# elaboration-time $fatal, the build runs the design's time-0 parameter checks once
+# (dcqcn_cosim_top alone, same parameters) before the testbench is used.
 set -u
 sim=${1:?usage: run.sh verilator|icarus SET_DIR...}
 shift
@@ -30,7 +35,7 @@ build() {
     verilator)
         exe=$build/w$w/tb_golden
         if [ ! -x "$exe" ] || [ -n "$(find "${deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
-            verilator --binary --timing -O2 -Wno-fatal -I"$root/rtl" -GDATA_BYTES="$w" \
+            verilator --binary --timing -O2 -I"$root/rtl" -GDATA_BYTES="$w" \
                 --top-module tb_golden --Mdir "$build/w$w" -o tb_golden "${rtl[@]}" \
                 >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
         fi
@@ -40,8 +45,14 @@ build() {
         exe=$build/tb_w$w.vvp
         if [ ! -f "$exe" ] || [ -n "$(find "${deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
             # Icarus 11 notes "constant selects in always_* processes" on the RTL: harmless.
+            # the parameter checks first: no clock, so the run ends at time 0 unless a check fails
+            iverilog -g2012 -I"$root/rtl" -Pdcqcn_cosim_top.DATA_BYTES="$w" -s dcqcn_cosim_top \
+                -o "$build/check_w$w.vvp" "$root"/rtl/*.sv "$root/verilator/dcqcn_cosim_top.sv" \
+                >"$build/w$w.log" 2>&1 && vvp -n "$build/check_w$w.vvp" >>"$build/w$w.log" 2>&1 \
+                && ! grep -q "FATAL" "$build/w$w.log" \
+                || { grep -v "sorry: constant selects" "$build/w$w.log" >&2; rm -f "$exe"; return 1; }
             iverilog -g2012 -I"$root/rtl" -Ptb_golden.DATA_BYTES="$w" -s tb_golden -o "$exe" \
-                "${rtl[@]}" >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
+                "${rtl[@]}" >>"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
         fi
         echo "vvp -n $exe"
         ;;

@@ -236,11 +236,15 @@ enum Cmd {
         hdl: HdlChoice,
         /// Replay a saved case instead of fuzzing (on the case's own variant, for its own
         /// length: campaign options are refused with it).
-        #[arg(long, conflicts_with_all = ["cases", "seconds", "seed", "cycles", "jobs", "variant", "hdl", "save"])]
+        #[arg(long, conflicts_with_all = ["cases", "seconds", "seed", "cycles", "jobs", "variant", "hdl", "save", "no_inject"])]
         replay: Option<PathBuf>,
         /// Where a failing case is saved; its report and waveform go beside it.
         #[arg(long, default_value = "dcqcn-fuzz-case.json")]
         save: PathBuf,
+        /// Run the cases drawn with an injected starting state (1 in 4, spec 4.8) from reset
+        /// instead: the same campaign without state injection, for comparison.
+        #[arg(long)]
+        no_inject: bool,
     },
     /// Golden vectors for HDL testbenches: generate (`gen`), check against the model (`verify`).
     Golden {
@@ -292,7 +296,13 @@ fn run_spec(
     variant: &str,
     init_seed: u64,
 ) -> Result<RunSpec, Failure> {
-    let params = sc.params();
+    // The variant's clock and line rate (its beat width must be the scenario's: the lockstep says so).
+    let params = match rtl::variants().into_iter().find(|v| v.name == variant) {
+        Some(v) if v.data_bytes == sc.data_bytes => v
+            .params()
+            .map_err(|e| Failure::Input(format!("variant {variant}: {e}")))?,
+        _ => sc.params(),
+    };
     let mut stimulus = sc.stimulus.clone();
     let mut replay = format!("dcqcn cosim --scenario {} --seed {}", sc.name, args.seed);
     if let Some(path) = &args.config {
@@ -315,6 +325,7 @@ fn run_spec(
         variant: variant.to_string(),
         replay,
         rtl_init_seed: init_seed,
+        initial_state: None,
     })
 }
 
@@ -546,6 +557,7 @@ struct FuzzArgs<'a> {
     hdl: HdlChoice,
     replay: &'a Option<PathBuf>,
     save: &'a Path,
+    no_inject: bool,
 }
 
 fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
@@ -599,6 +611,7 @@ fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         variant: a.variant.clone(),
         hdl,
+        inject: !a.no_inject,
     };
     // On stderr, drawn only when it is a terminal (nothing in CI logs).
     let bar = ProgressBar::new_spinner();
@@ -710,6 +723,7 @@ fn main() -> ExitCode {
             hdl,
             replay,
             save,
+            no_inject,
         } => fuzz(&FuzzArgs {
             cases: *cases,
             seconds: *seconds,
@@ -720,6 +734,7 @@ fn main() -> ExitCode {
             hdl: *hdl,
             replay,
             save,
+            no_inject: *no_inject,
         }),
         Cmd::Golden { cmd } => golden::run(cmd).map_err(|f| match f {
             golden::GoldenFailure::Input(m) => Failure::Input(m),
@@ -733,7 +748,14 @@ fn main() -> ExitCode {
             .map_err(|e| Failure::Input(e.to_string())),
         Cmd::Variants => {
             for v in rtl::variants() {
-                outln!("{:<24} {:>2} B  {}", v.name, v.data_bytes, v.description);
+                outln!(
+                    "{:<24} {:>2} B {:>11} Hz {:>10} B/s  {}",
+                    v.name,
+                    v.data_bytes,
+                    v.clk_hz,
+                    v.line_rate,
+                    v.description
+                );
             }
             Ok(())
         }

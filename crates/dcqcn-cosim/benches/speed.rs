@@ -40,6 +40,7 @@ fn main() {
         variant: rtl::width_variant(sc.data_bytes),
         replay: String::new(),
         rtl_init_seed: 0,
+        initial_state: None,
     };
     let mut inputs: Vec<Inputs> = Vec::with_capacity(CHUNK as usize);
     let rec = lockstep::run_model(&spec, |_, i, _, _| inputs.push(*i));

@@ -50,6 +50,7 @@ public:
         }
         top_.reset(new V(&ctx_, "TOP"));
         top_->clk = 0;
+        top_->inj_clk = 0;
         top_->eval();
     }
     ~DutImpl() override { top_->final(); }
@@ -119,6 +120,70 @@ public:
         o.bytes_hi = t->st_bytes_hi;
     }
 
+    // Every register of spec 7 from `st` (the registered outputs from their port fields), at a
+    // rising edge of inj_clk with clk held (verilator/dcqcn_cosim_top.sv, spec 4.8).
+    void inject(const Sample& st) override {
+        V* t = top_.get();
+        t->inj_clk = 0;
+        t->eval();
+        t->in_cnp_meta = st.cnp_meta;
+        t->in_cnp_sync = st.cnp_sync;
+        t->in_cnp_prev = st.cnp_prev;
+        t->in_rc = st.rc;
+        t->in_rt = st.rt;
+        t->in_active = st.active;
+        t->in_alpha = st.alpha;
+        t->in_alpha_timer = st.alpha_timer;
+        t->in_alpha_pending = st.alpha_pending;
+        t->in_dec_timer = st.dec_timer;
+        t->in_dec_pending = st.dec_pending;
+        t->in_inc_timer = st.inc_timer;
+        t->in_byte_cnt = st.byte_cnt;
+        t->in_t_stage = st.t_stage;
+        t->in_b_stage = st.b_stage;
+        t->in_bpc = st.bpc;
+        t->in_credit = st.credit;
+        t->in_m_valid = st.m_axis_tvalid;
+        put_data(t->in_m_data, st.m_axis_tdata);
+        t->in_m_keep = static_cast<std::remove_reference_t<decltype(t->in_m_keep)>>(st.m_axis_tkeep);
+        t->in_m_last = st.m_axis_tlast;
+        t->in_cfg_alpha_g = st.cfg_alpha_g;
+        t->in_cfg_dec_gain = st.cfg_dec_gain;
+        t->in_cfg_stage_threshold = st.cfg_stage_threshold;
+        t->in_cfg_clamp_tgt = st.cfg_clamp_tgt;
+        t->in_cfg_rai = st.cfg_rai;
+        t->in_cfg_rhai = st.cfg_rhai;
+        t->in_cfg_rmin = st.cfg_rmin;
+        t->in_cfg_inc_interval = st.cfg_inc_interval;
+        t->in_cfg_dec_interval = st.cfg_dec_interval;
+        t->in_cfg_alpha_interval = st.cfg_alpha_interval;
+        t->in_cfg_bypass = st.cfg_bypass;
+        t->in_cfg_timer_en = st.cfg_timer_en;
+        t->in_cfg_byte_en = st.cfg_byte_en;
+        t->in_cfg_byte_threshold = st.cfg_byte_threshold;
+        t->in_cfg_credit_cap = st.cfg_credit_cap;
+        t->in_cnp_cnt16 = st.cnp_cnt16;
+        t->in_cnt_cnp = st.cnt_cnp;
+        t->in_cnt_dec = st.cnt_dec;
+        t->in_cnt_inc_fr = st.cnt_inc_fr;
+        t->in_cnt_inc_ai = st.cnt_inc_ai;
+        t->in_cnt_inc_hai = st.cnt_inc_hai;
+        t->in_cnt_inc_timer = st.cnt_inc_timer;
+        t->in_cnt_inc_byte = st.cnt_inc_byte;
+        t->in_cnt_stall = st.cnt_stall;
+        t->in_cnt_bytes = st.cnt_bytes;
+        t->in_bytes_hi = st.bytes_hi;
+        t->in_bvalid = st.s_axil_bvalid;
+        t->in_bresp = st.s_axil_bresp;
+        t->in_rvalid = st.s_axil_rvalid;
+        t->in_rdata = st.s_axil_rdata;
+        t->in_rresp = st.s_axil_rresp;
+        t->inj_clk = 1;
+        t->eval();
+        t->inj_clk = 0;
+        t->eval();
+    }
+
     uint64_t run_bare(rust::Slice<const PortsIn> inputs, uint32_t repeat) override {
         V* t = top_.get();
         uint64_t sum = 0;
@@ -163,17 +228,19 @@ private:
 struct Entry {
     const char* name;
     uint32_t data_bytes;
+    uint32_t clk_hz;
+    uint32_t line_rate;
     const char* description;
     std::unique_ptr<Dut> (*make)(uint64_t);
 };
 
-#define DCQCN_VARIANT(CLASS, NAME, BYTES, DESC) \
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, DESC) \
     static std::unique_ptr<Dut> make_##CLASS(uint64_t seed) { return std::unique_ptr<Dut>(new DutImpl<CLASS>(seed)); } \
-    static const Entry entry_##CLASS{NAME, BYTES, DESC, &make_##CLASS};
+    static const Entry entry_##CLASS{NAME, BYTES, CLK, RATE, DESC, &make_##CLASS};
 #include "dcqcn_variants.inc"
 #undef DCQCN_VARIANT
 
-#define DCQCN_VARIANT(CLASS, NAME, BYTES, DESC) &entry_##CLASS,
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, DESC) &entry_##CLASS,
 const Entry* const kVariants[] = {
 #include "dcqcn_variants.inc"
 };
@@ -191,7 +258,7 @@ std::unique_ptr<Dut> new_dut(rust::Str variant, uint64_t init_seed) {
 
 rust::Vec<VariantInfo> variants() {
     rust::Vec<VariantInfo> v;
-    for (const Entry* e : kVariants) v.push_back(VariantInfo{e->name, e->data_bytes, e->description});
+    for (const Entry* e : kVariants) v.push_back(VariantInfo{e->name, e->data_bytes, e->clk_hz, e->line_rate, e->description});
     return v;
 }
 

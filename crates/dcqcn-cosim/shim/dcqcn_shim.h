@@ -17,6 +17,7 @@ class Dut {
 public:
     virtual ~Dut() = default;
     virtual void step(const PortsIn& inp, Sample& out) = 0;
+    virtual void inject(const Sample& state) = 0;
     virtual uint64_t run_bare(rust::Slice<const PortsIn> inputs, uint32_t repeat) = 0;
 };
 

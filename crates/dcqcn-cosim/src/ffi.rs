@@ -91,6 +91,8 @@ pub mod bridge {
     struct VariantInfo {
         name: String,
         data_bytes: u32,
+        clk_hz: u32,
+        line_rate: u32,
         description: String,
     }
 
@@ -108,6 +110,9 @@ pub mod bridge {
         fn variants() -> Vec<VariantInfo>;
         /// One clock cycle: apply `inp`, evaluate, sample outputs, clock edge, sample registers.
         fn step(self: Pin<&mut Dut>, inp: &PortsIn, out: &mut Sample);
+        /// Loads every register of spec 7 from `state` (the registered outputs from their port
+        /// fields; the combinational ones are ignored), between two cycles (spec 4.8).
+        fn inject(self: Pin<&mut Dut>, state: &Sample);
         /// Bare C++ loop over `inputs` (no per-cycle call into Rust), for the benchmark. Returns a
         /// checksum of the outputs so the work cannot be optimised away.
         fn run_bare(self: Pin<&mut Dut>, inputs: &[PortsIn], repeat: u32) -> u64;

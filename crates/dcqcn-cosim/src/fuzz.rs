@@ -6,8 +6,9 @@
 //! so that a short case still reaches the events (a random 32-bit interval would never expire).
 
 use crate::coverage::Coverage;
+use crate::inject::{self, InjectedState};
 use crate::lockstep::{self, Mismatch, Outcome, RunSpec, HISTORY_CYCLES};
-use crate::rtl;
+use crate::rtl::{self, Rates};
 use crate::stimulus::{
     AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
     WriteMode,
@@ -219,29 +220,85 @@ pub fn stimulus() -> impl Strategy<Value = StimulusSpec> {
     )
 }
 
-/// One fuzz case: a beat width, a stimulus and a seed.
+/// One fuzz case: a beat width, a clock and line rate, a stimulus and a seed, and optionally a
+/// state to start from.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     pub data_bytes: u32,
+    /// CLK_FREQ_HZ and LINE_RATE (absent in a saved case: 10 GbE at 156.25 MHz).
+    #[serde(default, skip_serializing_if = "Rates::is_default")]
+    pub rates: Rates,
     pub stimulus: StimulusSpec,
     pub seed: u64,
     /// Random initial RTL register values from this seed (0: zeros), so a missing reset shows up.
     pub rtl_init_seed: u64,
+    /// Start from this state (spec 4.8), with the stimulus configuration as the configuration
+    /// registers, instead of from reset (absent: from reset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_state: Option<InjectedState>,
 }
+
+/// Cases that start from an injected state: 1 in [`INJECTED_SHARE`].
+pub const INJECTED_SHARE: u32 = 4;
 
 pub fn case() -> impl Strategy<Value = Case> {
     (
         prop_oneof![4 => Just(8u32), 1 => Just(32u32), 1 => Just(64u32)],
+        // the rate sets are built at 8-byte beats: 3 in 7 of those cases run at another rate
+        prop_oneof![
+            4 => Just(Rates::TenG),
+            1 => Just(Rates::OneG),
+            1 => Just(Rates::TwentyFiveG),
+            1 => Just(Rates::LMax)
+        ],
         stimulus(),
         any::<u64>(),
         prop_oneof![1 => Just(0u64), 3 => 1u64..u64::MAX],
+        prop_oneof![INJECTED_SHARE - 1 => Just(false), 1 => Just(true)],
     )
-        .prop_map(|(data_bytes, stimulus, seed, rtl_init_seed)| Case {
-            data_bytes,
-            stimulus,
-            seed,
-            rtl_init_seed,
-        })
+        .prop_flat_map(
+            |(data_bytes, rates, stimulus, seed, rtl_init_seed, injected)| {
+                let rates = if rates.built_at(data_bytes) {
+                    rates
+                } else {
+                    Rates::TenG
+                };
+                let p = rates
+                    .params(data_bytes)
+                    .expect("the built rate sets are legal parameters");
+                let state = if injected {
+                    inject::config_edge(stimulus.config)
+                        .prop_flat_map(move |cfg| (Just(cfg), inject::state(cfg, p).prop_map(Some)))
+                        .boxed()
+                } else {
+                    Just((stimulus.config, None)).boxed()
+                };
+                (
+                    Just((data_bytes, rates, stimulus, seed, rtl_init_seed)),
+                    state,
+                )
+                    .prop_map(
+                        |(
+                            (data_bytes, rates, mut stimulus, seed, rtl_init_seed),
+                            (config, initial_state),
+                        )| {
+                            stimulus.config = config;
+                            if initial_state.is_some() {
+                                // an initial reset would wipe the injected state
+                                stimulus.resets.initial_cycles = 0;
+                            }
+                            Case {
+                                data_bytes,
+                                rates,
+                                stimulus,
+                                seed,
+                                rtl_init_seed,
+                                initial_state,
+                            }
+                        },
+                    )
+            },
+        )
 }
 
 impl Case {
@@ -252,7 +309,9 @@ impl Case {
         variant: Option<&str>,
         replay: String,
     ) -> Result<RunSpec, CosimError> {
-        let params = Params::with_data_bytes(self.data_bytes)
+        let params = self
+            .rates
+            .params(self.data_bytes)
             .map_err(|e| CosimError::Case(e.to_string()))?;
         Ok(RunSpec {
             scenario: "fuzz".into(),
@@ -260,10 +319,16 @@ impl Case {
             stimulus: self.stimulus.clone(),
             seed: self.seed,
             cycles,
-            variant: variant.map_or_else(|| rtl::width_variant(self.data_bytes), str::to_string),
+            variant: variant.map_or_else(|| self.variant(rtl::Hdl::Sv), str::to_string),
             replay,
             rtl_init_seed: self.rtl_init_seed,
+            initial_state: self.initial_state.map(|s| s.to_state(self.stimulus.config)),
         })
+    }
+
+    /// The variant of `hdl` built for this case's beat width and rates.
+    pub fn variant(&self, hdl: rtl::Hdl) -> String {
+        hdl.rates_variant(self.data_bytes, self.rates)
     }
 }
 
@@ -273,7 +338,7 @@ pub fn run_case(case: &Case, cycles: u64, hdl: rtl::Hdl) -> Result<Outcome, Cosi
         "(fuzz case, seed {}, RTL init seed {})",
         case.seed, case.rtl_init_seed
     );
-    let variant = hdl.width_variant(case.data_bytes);
+    let variant = case.variant(hdl);
     lockstep::run(&case.run_spec(cycles, Some(&variant), replay)?, None)
 }
 
@@ -291,6 +356,9 @@ pub struct CampaignCfg {
     pub variant: Option<String>,
     /// Without `variant`: the HDL whose variant of the case's beat width runs each case.
     pub hdl: rtl::Hdl,
+    /// Run the cases drawn with an injected state from it (the default); `false` runs the same
+    /// cases from reset instead (their usual 4-cycle initial reset), for comparison.
+    pub inject: bool,
 }
 
 /// A failing case after shrinking.
@@ -360,6 +428,23 @@ impl SavedCase {
         let c = &self.case;
         Params::with_data_bytes(c.data_bytes)
             .map_err(|e| bad("case.data_bytes", format!("{}: {e}", c.data_bytes)))?;
+        if !c.rates.built_at(c.data_bytes) {
+            return Err(bad(
+                "case.rates",
+                format!(
+                    "`{}` is built at 8-byte beats only, not at {}",
+                    c.rates.name(),
+                    c.data_bytes
+                ),
+            ));
+        }
+        if let Some((name, why)) = c
+            .initial_state
+            .as_ref()
+            .and_then(|s| s.out_of_range(c.data_bytes))
+        {
+            return Err(bad(&format!("case.initial_state.{name}"), why));
+        }
         let st = &c.stimulus;
         if let Some((name, v, w)) = st.config.out_of_range() {
             return Err(bad(
@@ -536,9 +621,11 @@ pub fn replay(path: &Path) -> Result<Replayed, CosimError> {
         }
         None => {
             let db = saved.case.data_bytes;
-            if !variants.iter().any(|x| x.name == rtl::width_variant(db)) {
+            let want = saved.case.variant(rtl::Hdl::Sv);
+            if !variants.iter().any(|x| x.name == want) {
                 return Err(CosimError::Case(format!(
-                    "{file}: `case.data_bytes`: no RTL variant with {db}-byte beats is compiled into this binary (compiled: {})",
+                    "{file}: `case.data_bytes`: no RTL variant {want} ({db}-byte beats, rates {}) is compiled into this binary (compiled: {})",
+                    saved.case.rates.name(),
                     compiled()
                 )));
             }
@@ -569,11 +656,22 @@ fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, Cosi
 }
 
 impl CampaignCfg {
-    /// The case as run: on a fixed variant, with that variant's beat width.
+    /// The case as run: on a fixed variant, with that variant's beat width and rates (an injected
+    /// output register cut to the beat width).
     fn adapt(&self, mut c: Case) -> Case {
+        if !self.inject && c.initial_state.take().is_some() {
+            c.stimulus.resets.initial_cycles = ResetSpec::initial_only().initial_cycles;
+        }
         if let Some(v) = &self.variant {
             if let Some(info) = rtl::variants().into_iter().find(|x| &x.name == v) {
                 c.data_bytes = info.data_bytes;
+                c.rates = Rates::ALL
+                    .into_iter()
+                    .find(|r| r.clk_and_line_rate() == (info.clk_hz, info.line_rate))
+                    .unwrap_or_default();
+                if let Some(s) = c.initial_state.as_mut() {
+                    s.fit_beat(c.data_bytes);
+                }
             }
         }
         c
@@ -592,7 +690,7 @@ impl CampaignCfg {
         match (&self.variant, self.hdl) {
             (Some(v), _) => Some(v.clone()),
             (None, rtl::Hdl::Sv) => None,
-            (None, hdl) => Some(hdl.width_variant(c.data_bytes)),
+            (None, hdl) => Some(c.variant(hdl)),
         }
     }
 

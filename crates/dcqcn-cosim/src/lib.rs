@@ -7,6 +7,7 @@
 //!   window before the failure);
 //! - [`vcd_out`]: waveforms of both sides;
 //! - [`coverage`]: the functional-coverage bins;
+//! - [`inject`]: state injection (spec 4.8): a saved state and the strategy that draws one;
 //! - [`fuzz`]: random cases, campaigns with shrinking, saved cases and their replay;
 //! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md): the text format,
 //!   the sets, their manifests and `verify`;
@@ -20,6 +21,7 @@ pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
 pub mod golden;
+pub mod inject;
 pub mod lockstep;
 pub mod rtl;
 pub mod scenario;
@@ -41,6 +43,12 @@ pub enum CosimError {
         variant: String,
         variant_bytes: u32,
         scenario_bytes: u32,
+    },
+    #[error("RTL variant `{variant}` is built for CLK_FREQ_HZ {} and LINE_RATE {} but the run uses {} and {}", variant_rates.0, variant_rates.1, run_rates.0, run_rates.1)]
+    RatesMismatch {
+        variant: String,
+        variant_rates: (u32, u32),
+        run_rates: (u32, u32),
     },
     #[error("unknown scenario `{name}` (known: {})", known.join(", "))]
     UnknownScenario { name: String, known: Vec<String> },

@@ -10,7 +10,7 @@ use crate::stimulus::{Bench, StimulusSpec};
 use crate::vcd_out::{self, TraceError};
 use crate::CosimError;
 use dcqcn_model::snapshot::{decode, hex, FIELDS};
-use dcqcn_model::{Config, Inputs, Outputs, Params, Phase, RateLimiter, Snapshot};
+use dcqcn_model::{Config, Inputs, Outputs, Params, Phase, RateLimiter, Snapshot, State};
 use serde::Serialize;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -37,6 +37,20 @@ pub struct RunSpec {
     pub replay: String,
     /// Random initial register values in the RTL from this seed (0: all registers start at 0).
     pub rtl_init_seed: u64,
+    /// Start from this state instead (spec 4.8): loaded into the model and into every register of
+    /// the RTL before cycle 0 (after the random power-up values, which it overwrites).
+    pub initial_state: Option<State>,
+}
+
+impl RunSpec {
+    /// The model at cycle 0: reset, or the injected state.
+    pub fn model(&self) -> RateLimiter {
+        let mut m = RateLimiter::new(self.params);
+        if let Some(s) = &self.initial_state {
+            *m.state_mut() = *s;
+        }
+        m
+    }
 }
 
 /// Totals of one run, from the model's events.
@@ -229,7 +243,18 @@ pub fn run(
             scenario_bytes: spec.params.data_bytes(),
         });
     }
-    let mut model = RateLimiter::new(spec.params);
+    let v = rtl.variant();
+    if (v.clk_hz, v.line_rate) != (spec.params.clk_hz(), spec.params.line_rate()) {
+        return Err(CosimError::RatesMismatch {
+            variant: spec.variant.clone(),
+            variant_rates: (v.clk_hz, v.line_rate),
+            run_rates: (spec.params.clk_hz(), spec.params.line_rate()),
+        });
+    }
+    let mut model = spec.model();
+    if let Some(s) = &spec.initial_state {
+        rtl.inject(s);
+    }
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();
     let mut coverage = Coverage::new();
@@ -249,14 +274,16 @@ pub fn run(
             }
         }
         // Before the first clock edge the registered outputs hold the initial values, which are
-        // undefined (random with rtl_init_seed); from the edge of cycle 0 on, everything is compared.
-        let differs = if cycle == 0 {
+        // undefined (random with rtl_init_seed) unless a state was injected; from the edge of
+        // cycle 0 on, everything is compared.
+        let differs = if cycle == 0 && spec.initial_state.is_none() {
             !ms.same_registers(&rs)
         } else {
             ms != rs
         };
         if differs {
-            mismatch = Some(Mismatch::new(spec, cycle, &ms, &rs, cycle == 0));
+            let registers_only = cycle == 0 && spec.initial_state.is_none();
+            mismatch = Some(Mismatch::new(spec, cycle, &ms, &rs, registers_only));
             break;
         }
     }
@@ -277,7 +304,7 @@ pub fn run_model(
     spec: &RunSpec,
     mut each: impl FnMut(u64, &Inputs, &Outputs, &RateLimiter),
 ) -> RunStats {
-    let mut model = RateLimiter::new(spec.params);
+    let mut model = spec.model();
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();
     let mut out = Outputs::default();

@@ -2,14 +2,99 @@
 
 use crate::ffi::bridge::{self, PortsIn, Sample};
 use crate::CosimError;
-use dcqcn_model::{Inputs, Snapshot};
+use dcqcn_model::{Inputs, Outputs, Params, Snapshot, State};
 
-/// A compiled RTL variant (beat width or deliberate defect).
+/// A compiled RTL variant (beat width, clock and line rate, or deliberate defect).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variant {
     pub name: String,
     pub data_bytes: u32,
+    /// CLK_FREQ_HZ it was built with.
+    pub clk_hz: u32,
+    /// LINE_RATE it was built with, bytes/s.
+    pub line_rate: u32,
     pub description: String,
+}
+
+impl Variant {
+    /// The parameters it was built with (the model of a run on it takes the same).
+    pub fn params(&self) -> Result<Params, dcqcn_model::ParamError> {
+        Params::new(self.data_bytes, self.clk_hz, self.line_rate)
+    }
+}
+
+/// The clock and line-rate sets built as variants (crates/dcqcn-cosim/build.rs): the default
+/// (10 GbE at 156.25 MHz, every beat width) and, at 8-byte beats, the others, each a fuzz dimension.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Rates {
+    /// 10 GbE, L = 1,250,000,000 B/s, at 156.25 MHz (variants `w8`, `w32`, `w64`).
+    #[default]
+    #[serde(rename = "10g")]
+    TenG,
+    /// 1 GbE, L = 125,000,000 B/s, at 125 MHz (`w8-1g`).
+    #[serde(rename = "1g")]
+    OneG,
+    /// 25 GbE, L = 3,125,000,000 B/s (above 2^31), at 390.625 MHz (`w8-25g`).
+    #[serde(rename = "25g")]
+    TwentyFiveG,
+    /// L = 2^32 - 1 B/s, the largest the 32-bit rate registers hold, at 250 MHz (`w8-lmax`).
+    #[serde(rename = "lmax")]
+    LMax,
+}
+
+impl Rates {
+    pub const ALL: [Rates; 4] = [Rates::TenG, Rates::OneG, Rates::TwentyFiveG, Rates::LMax];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rates::TenG => "10g",
+            Rates::OneG => "1g",
+            Rates::TwentyFiveG => "25g",
+            Rates::LMax => "lmax",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Rates> {
+        Self::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    /// (CLK_FREQ_HZ, LINE_RATE).
+    pub fn clk_and_line_rate(self) -> (u32, u32) {
+        match self {
+            Rates::TenG => (156_250_000, 1_250_000_000),
+            Rates::OneG => (125_000_000, 125_000_000),
+            Rates::TwentyFiveG => (390_625_000, 3_125_000_000),
+            Rates::LMax => (250_000_000, u32::MAX),
+        }
+    }
+
+    pub fn params(self, data_bytes: u32) -> Result<Params, dcqcn_model::ParamError> {
+        let (clk, l) = self.clk_and_line_rate();
+        Params::new(data_bytes, clk, l)
+    }
+
+    /// Whether a variant of these rates is built at `data_bytes` (the default at every width, the
+    /// others at 8 bytes).
+    pub fn built_at(self, data_bytes: u32) -> bool {
+        self == Rates::TenG || data_bytes == 8
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Rates::TenG => "",
+            Rates::OneG => "-1g",
+            Rates::TwentyFiveG => "-25g",
+            Rates::LMax => "-lmax",
+        }
+    }
+
+    /// Whether this is the default set (a saved case without the field has it).
+    pub fn is_default(&self) -> bool {
+        *self == Rates::TenG
+    }
 }
 
 /// Every variant compiled into this binary.
@@ -19,6 +104,8 @@ pub fn variants() -> Vec<Variant> {
         .map(|v| Variant {
             name: v.name,
             data_bytes: v.data_bytes,
+            clk_hz: v.clk_hz,
+            line_rate: v.line_rate,
             description: v.description,
         })
         .collect()
@@ -36,9 +123,14 @@ pub enum Hdl {
 impl Hdl {
     /// The variant of this HDL for a beat width: `w8`, `w32`, `w64`; `vhdl-w8`, `vhdl-w32`, ...
     pub fn width_variant(self, data_bytes: u32) -> String {
+        self.rates_variant(data_bytes, Rates::TenG)
+    }
+
+    /// The variant of this HDL for a beat width and rate set: `w8`, `w8-25g`, `vhdl-w8-1g`, ...
+    pub fn rates_variant(self, data_bytes: u32, rates: Rates) -> String {
         match self {
-            Hdl::Sv => format!("w{data_bytes}"),
-            Hdl::Vhdl => format!("vhdl-w{data_bytes}"),
+            Hdl::Sv => format!("w{data_bytes}{}", rates.suffix()),
+            Hdl::Vhdl => format!("vhdl-w{data_bytes}{}", rates.suffix()),
         }
     }
 
@@ -91,6 +183,12 @@ impl Rtl {
         &self.variant
     }
 
+    /// Loads every register of spec 7 from the model's `state`, between two cycles (spec 4.8).
+    pub fn inject(&mut self, state: &State) {
+        let s = state_sample(state);
+        self.dut.pin_mut().inject(&s);
+    }
+
     /// One clock cycle.
     #[inline]
     pub fn step(&mut self, i: &Inputs) -> Snapshot {
@@ -125,6 +223,86 @@ pub fn ports(i: &Inputs) -> PortsIn {
         s_axil_araddr: i.axil.araddr,
         s_axil_arvalid: i.axil.arvalid,
         s_axil_rready: i.axil.rready,
+    }
+}
+
+/// The registered port outputs of a state (`m_axis_*` from the output register, `s_axil_b*`/`r*`
+/// from the response registers); the combinational handshakes are 0.
+pub fn registered_outputs(s: &State) -> Outputs {
+    Outputs {
+        m_axis_tvalid: s.gate.m_valid,
+        m_axis_tdata: s.gate.m_data,
+        m_axis_tkeep: s.gate.m_keep,
+        m_axis_tlast: s.gate.m_last,
+        s_axil_bvalid: s.regs.axil.bvalid,
+        s_axil_bresp: s.regs.axil.bresp,
+        s_axil_rvalid: s.regs.axil.rvalid,
+        s_axil_rdata: s.regs.axil.rdata,
+        s_axil_rresp: s.regs.axil.rresp,
+        ..Outputs::default()
+    }
+}
+
+/// A model state as the bridge's record (what [`Rtl::inject`] loads).
+fn state_sample(state: &State) -> Sample {
+    let n = Snapshot::from_model(&registered_outputs(state), state);
+    Sample {
+        s_axis_tready: n.s_axis_tready,
+        m_axis_tvalid: n.m_axis_tvalid,
+        m_axis_tdata: n.m_axis_tdata,
+        m_axis_tkeep: n.m_axis_tkeep,
+        m_axis_tlast: n.m_axis_tlast,
+        s_axil_awready: n.s_axil_awready,
+        s_axil_wready: n.s_axil_wready,
+        s_axil_bvalid: n.s_axil_bvalid,
+        s_axil_bresp: n.s_axil_bresp,
+        s_axil_arready: n.s_axil_arready,
+        s_axil_rvalid: n.s_axil_rvalid,
+        s_axil_rdata: n.s_axil_rdata,
+        s_axil_rresp: n.s_axil_rresp,
+        cnp_meta: n.cnp_meta,
+        cnp_sync: n.cnp_sync,
+        cnp_prev: n.cnp_prev,
+        rc: n.rc,
+        rt: n.rt,
+        active: n.active,
+        alpha: n.alpha,
+        alpha_timer: n.alpha_timer,
+        alpha_pending: n.alpha_pending,
+        dec_timer: n.dec_timer,
+        dec_pending: n.dec_pending,
+        inc_timer: n.inc_timer,
+        byte_cnt: n.byte_cnt,
+        t_stage: n.t_stage,
+        b_stage: n.b_stage,
+        bpc: n.bpc,
+        credit: n.credit,
+        cfg_alpha_g: n.cfg_alpha_g,
+        cfg_dec_gain: n.cfg_dec_gain,
+        cfg_stage_threshold: n.cfg_stage_threshold,
+        cfg_clamp_tgt: n.cfg_clamp_tgt,
+        cfg_rai: n.cfg_rai,
+        cfg_rhai: n.cfg_rhai,
+        cfg_rmin: n.cfg_rmin,
+        cfg_inc_interval: n.cfg_inc_interval,
+        cfg_dec_interval: n.cfg_dec_interval,
+        cfg_alpha_interval: n.cfg_alpha_interval,
+        cfg_bypass: n.cfg_bypass,
+        cfg_timer_en: n.cfg_timer_en,
+        cfg_byte_en: n.cfg_byte_en,
+        cfg_byte_threshold: n.cfg_byte_threshold,
+        cfg_credit_cap: n.cfg_credit_cap,
+        cnp_cnt16: n.cnp_cnt16,
+        cnt_cnp: n.cnt_cnp,
+        cnt_dec: n.cnt_dec,
+        cnt_inc_fr: n.cnt_inc_fr,
+        cnt_inc_ai: n.cnt_inc_ai,
+        cnt_inc_hai: n.cnt_inc_hai,
+        cnt_inc_timer: n.cnt_inc_timer,
+        cnt_inc_byte: n.cnt_inc_byte,
+        cnt_stall: n.cnt_stall,
+        cnt_bytes: n.cnt_bytes,
+        bytes_hi: n.bytes_hi,
     }
 }
 

@@ -25,6 +25,7 @@ fn spec(sc: &Scenario, cycles: u64) -> RunSpec {
         variant: rtl::width_variant(sc.data_bytes),
         replay: format!("dcqcn cosim --scenario {} --seed 11", sc.name),
         rtl_init_seed: 0,
+        initial_state: None,
     }
 }
 

@@ -11,8 +11,9 @@
 use dcqcn_cosim::fuzz;
 use dcqcn_cosim::lockstep::{self, RunSpec};
 use dcqcn_cosim::scenario;
+use dcqcn_cosim::stimulus::{CnpSpec, StimulusSpec};
 use dcqcn_model::alpha::update;
-use dcqcn_model::{CycleEvents, Inputs, Params, State};
+use dcqcn_model::{Config, CycleEvents, Inputs, Params, State};
 
 type Pred = fn(&State, &Inputs, &CycleEvents) -> bool;
 
@@ -27,12 +28,13 @@ fn spec(scenario_name: &str, variant: &str, cycles: u64) -> RunSpec {
         variant: variant.into(),
         replay: format!("dcqcn cosim --scenario {scenario_name} --seed 5 --variant {variant}"),
         rtl_init_seed: 0,
+        initial_state: None,
     }
 }
 
 /// First cycle of the model run where `pred` holds.
 fn first_cycle(s: &RunSpec, pred: Pred) -> u64 {
-    let mut before = State::reset(&s.params);
+    let mut before = *s.model().state();
     let mut found = None;
     lockstep::run_model(s, |c, i, _, m| {
         if found.is_none() && pred(&before, i, m.events()) {
@@ -237,6 +239,10 @@ fn every_mutant_has_a_test() {
         "mut_vhdl_gate_strict",
         "mut_vhdl_cnp_edge_early",
         "mut_vhdl_cnt_stall_no_reset",
+        "mut_byte_cnt_wraps",
+        "mut_credit_top_bit",
+        "mut_vhdl_byte_cnt_wraps",
+        "mut_vhdl_credit_top_bit",
     ];
     let mut c = compiled.clone();
     c.sort();
@@ -244,6 +250,143 @@ fn every_mutant_has_a_test() {
     t.sort();
     assert_eq!(c, t);
     let _ = Params::DEFAULT;
+}
+
+/// A run from `initial` (spec 4.8) on `variant`: the scenario's stimulus with configuration
+/// `cfg`, no CNPs, no initial reset.
+fn injected(
+    scenario_name: &str,
+    variant: &str,
+    cfg: Config,
+    initial: State,
+    cycles: u64,
+) -> RunSpec {
+    let sc = scenario::by_name(scenario_name).unwrap();
+    let mut stimulus = StimulusSpec {
+        config: cfg,
+        cnp: CnpSpec::None,
+        ..sc.stimulus.clone()
+    };
+    stimulus.resets.initial_cycles = 0;
+    RunSpec {
+        stimulus,
+        cycles,
+        variant: variant.into(),
+        initial_state: Some(State {
+            regs: dcqcn_model::regs::Regs {
+                cfg,
+                ..initial.regs
+            },
+            ..initial
+        }),
+        ..spec(scenario_name, variant, cycles)
+    }
+}
+
+/// The scenario as it is (its CNPs, its initial reset) with the injected run's configuration, from
+/// reset.
+fn from_reset(scenario_name: &str, run: &RunSpec, cycles: u64) -> RunSpec {
+    let mut r = spec(scenario_name, &run.variant, cycles);
+    r.stimulus.config = run.stimulus.config;
+    r
+}
+
+/// The defect `name` in both HDLs, in a corner a run from reset does not reach in `reset_cycles`:
+/// from the injected state it is caught at the cycle `pred` predicts (in `field`, the correct RTL
+/// passing), and the scenario from reset with the same configuration runs `reset_cycles` without
+/// a mismatch.
+fn check_injected(
+    name: &str,
+    scenario_name: &str,
+    run: impl Fn(&str) -> RunSpec,
+    field: &str,
+    pred: Pred,
+    reset_cycles: u64,
+) {
+    for (variant, correct) in [
+        (format!("mut_{name}"), "w8"),
+        (format!("mut_vhdl_{name}"), "vhdl-w8"),
+    ] {
+        let probe = run(&variant);
+        let expected = first_cycle(&probe, pred);
+        let m = lockstep::run(&probe, None)
+            .unwrap()
+            .mismatch
+            .unwrap_or_else(|| panic!("{variant}: no mismatch from the injected state"));
+        assert_eq!(m.cycle, expected, "{variant}\n{}", m.report());
+        assert!(
+            m.fields.iter().any(|f| f.field == field),
+            "{variant}: {field} not among\n{}",
+            m.report()
+        );
+        let good = RunSpec {
+            variant: correct.into(),
+            ..probe.clone()
+        };
+        let o = lockstep::run(&good, None).unwrap();
+        assert!(
+            o.mismatch.is_none(),
+            "{correct}: {:?}",
+            o.mismatch.map(|m| m.report())
+        );
+        let o = lockstep::run(&from_reset(scenario_name, &probe, reset_cycles), None).unwrap();
+        assert!(
+            o.mismatch.is_none(),
+            "{variant}: caught from reset too, so the corner is not out of reach"
+        );
+    }
+}
+
+#[test]
+fn byte_counter_saturation_is_caught_from_an_injected_state_only() {
+    let p = Params::DEFAULT;
+    // byte trigger on with the largest threshold (it never fires), saturating traffic
+    let cfg = Config {
+        byte_en: true,
+        byte_threshold: u32::MAX,
+        ..Config::paper_table2(&p)
+    };
+    let mut s = State::reset(&p);
+    s.active = true;
+    s.inc.byte_cnt = u32::MAX - 20;
+    check_injected(
+        "byte_cnt_wraps",
+        "byte-counter",
+        |v| injected("byte-counter", v, cfg, s, 2_000),
+        "byte_cnt",
+        |s, _, e| {
+            s.active
+                && s.regs.cfg.byte_en
+                && !s.regs.cfg.bypass
+                && !e.dec_fire
+                && !e.byte_fire
+                && u64::from(s.inc.byte_cnt) + u64::from(e.bytes_in) > u64::from(u32::MAX)
+        },
+        200_000,
+    );
+}
+
+#[test]
+fn credit_top_bit_is_caught_from_an_injected_state_only() {
+    let p = Params::DEFAULT;
+    // the largest cap: from reset the credit could grow to 2^32 bytes, at 8 bytes per cycle
+    let cfg = Config {
+        credit_cap: u32::MAX,
+        ..Config::paper_table2(&p)
+    };
+    // bit 47 set, and still set after a beat is charged (the next edge drops it in the mutant)
+    let mut s = State::reset(&p);
+    s.gate.credit = (1 << 47) + (1 << 20);
+    check_injected(
+        "credit_top_bit",
+        "paper-table2",
+        |v| injected("paper-table2", v, cfg, s, 2_000),
+        "credit",
+        |s, _, e| {
+            !s.regs.cfg.bypass && (s.gate.credit - (u64::from(e.bytes_in) << 16)) >> 47 & 1 == 1
+        },
+        200_000,
+    );
 }
 
 /// The minimal cases the fuzzer found against each mutant (saved in tests/fuzz-regressions as
@@ -354,6 +497,7 @@ fn campaign_failure_is_saved_and_replays() {
         jobs: 2,
         variant: Some("mut_gate_strict".into()),
         hdl: Default::default(),
+        inject: true,
     };
     let r = fuzz::campaign(&cfg, &|_, _, _| {}).unwrap();
     let f = r.failure.expect("the campaign finds the defect");

@@ -245,6 +245,7 @@ pub(crate) fn run_spec(def: &SetDef) -> RunSpec {
         variant: String::new(),
         replay: String::new(),
         rtl_init_seed: 0,
+        initial_state: None,
     }
 }
 

@@ -1,0 +1,403 @@
+//! State injection (spec 4.8): a register state to start a lockstep run from, in the form a saved
+//! fuzz case records, and the proptest strategy that draws such states near the edges of every
+//! register (counters a few steps from wrap or saturation, timers at expiry, credit near its cap
+//! and near 2^47 and 2^48, Rc and Rt at 0, 1, L - 1, L).
+//!
+//! The configuration registers are not part of it: an injected run takes them from the case's
+//! stimulus configuration (which the stimulus also programs through AXI4-Lite, to the same values).
+
+use dcqcn_model::alpha::Alpha;
+use dcqcn_model::cnp_sync::CnpSync;
+use dcqcn_model::credit_gate::CreditGate;
+use dcqcn_model::rate_dec::RateDec;
+use dcqcn_model::rate_inc::RateInc;
+use dcqcn_model::regs::{AxilState, Counters, Regs};
+use dcqcn_model::{Config, Params, State, DATA_WORDS};
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Every register of spec 7 except the configuration, flat, with the spec's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjectedState {
+    pub cnp_meta: bool,
+    pub cnp_sync: bool,
+    pub cnp_prev: bool,
+    pub rc: u32,
+    pub rt: u32,
+    pub active: bool,
+    pub alpha: u16,
+    pub alpha_timer: u16,
+    pub alpha_pending: bool,
+    pub dec_timer: u16,
+    pub dec_pending: bool,
+    pub inc_timer: u32,
+    pub byte_cnt: u32,
+    pub t_stage: u8,
+    pub b_stage: u8,
+    pub bpc: u32,
+    pub credit: u64,
+    pub m_valid: bool,
+    pub m_data: [u64; DATA_WORDS],
+    pub m_keep: u64,
+    pub m_last: bool,
+    pub cnp_cnt16: u16,
+    pub cnt_cnp: u32,
+    pub cnt_dec: u32,
+    pub cnt_inc_fr: u32,
+    pub cnt_inc_ai: u32,
+    pub cnt_inc_hai: u32,
+    pub cnt_inc_timer: u32,
+    pub cnt_inc_byte: u32,
+    pub cnt_stall: u32,
+    pub cnt_bytes: u64,
+    pub bytes_hi: u32,
+    pub bvalid: bool,
+    pub bresp: u8,
+    pub rvalid: bool,
+    pub rdata: u32,
+    pub rresp: u8,
+}
+
+/// Bits of `data_bytes` bytes (a beat's data or keep mask), all ones.
+fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+impl InjectedState {
+    /// The model's state: these registers and the configuration `cfg`.
+    pub fn to_state(&self, cfg: Config) -> State {
+        State {
+            cnp: CnpSync {
+                cnp_meta: self.cnp_meta,
+                cnp_sync: self.cnp_sync,
+                cnp_prev: self.cnp_prev,
+            },
+            rc: self.rc,
+            rt: self.rt,
+            active: self.active,
+            alpha: Alpha {
+                alpha: self.alpha,
+                alpha_timer: self.alpha_timer,
+                alpha_pending: self.alpha_pending,
+            },
+            dec: RateDec {
+                dec_timer: self.dec_timer,
+                dec_pending: self.dec_pending,
+            },
+            inc: RateInc {
+                inc_timer: self.inc_timer,
+                byte_cnt: self.byte_cnt,
+                t_stage: self.t_stage,
+                b_stage: self.b_stage,
+            },
+            gate: CreditGate {
+                bpc: self.bpc,
+                credit: self.credit,
+                m_valid: self.m_valid,
+                m_data: self.m_data,
+                m_keep: self.m_keep,
+                m_last: self.m_last,
+            },
+            regs: Regs {
+                cfg,
+                cnt: Counters {
+                    cnp_cnt16: self.cnp_cnt16,
+                    cnt_cnp: self.cnt_cnp,
+                    cnt_dec: self.cnt_dec,
+                    cnt_inc_fr: self.cnt_inc_fr,
+                    cnt_inc_ai: self.cnt_inc_ai,
+                    cnt_inc_hai: self.cnt_inc_hai,
+                    cnt_inc_timer: self.cnt_inc_timer,
+                    cnt_inc_byte: self.cnt_inc_byte,
+                    cnt_stall: self.cnt_stall,
+                    cnt_bytes: self.cnt_bytes,
+                    bytes_hi: self.bytes_hi,
+                },
+                axil: AxilState {
+                    bvalid: self.bvalid,
+                    bresp: self.bresp,
+                    rvalid: self.rvalid,
+                    rdata: self.rdata,
+                    rresp: self.rresp,
+                },
+            },
+        }
+    }
+
+    /// Cuts the output register's data and keep to a `data_bytes`-byte beat.
+    pub fn fit_beat(&mut self, data_bytes: u32) {
+        for (k, w) in self.m_data.iter_mut().enumerate() {
+            *w &= low_mask((8 * data_bytes).saturating_sub(64 * k as u32));
+        }
+        self.m_keep &= low_mask(data_bytes);
+    }
+
+    /// The first register whose value does not fit its width at `data_bytes`-byte beats:
+    /// (name, why). The RTL cannot hold such a value, so a saved case with one is refused.
+    pub fn out_of_range(&self, data_bytes: u32) -> Option<(&'static str, String)> {
+        let fits = |name: &'static str, v: u64, bits: u32| {
+            (v > low_mask(bits)).then(|| (name, format!("{v} does not fit {bits} bits")))
+        };
+        let data_bits = 8 * data_bytes;
+        let data_ok = self.m_data.iter().enumerate().all(|(k, w)| {
+            let lo = 64 * k as u32;
+            lo + 64 <= data_bits || *w & !low_mask(data_bits.saturating_sub(lo)) == 0
+        });
+        fits("alpha", u64::from(self.alpha), 10)
+            .or_else(|| fits("credit", self.credit, 48))
+            .or_else(|| fits("m_keep", self.m_keep, data_bytes))
+            .or_else(|| fits("bresp", u64::from(self.bresp), 2))
+            .or_else(|| fits("rresp", u64::from(self.rresp), 2))
+            .or_else(|| {
+                (!data_ok).then(|| ("m_data", format!("has bits above the {data_bits}-bit beat")))
+            })
+    }
+}
+
+/// `base - k` for small k (saturating at 0), or `base + k` (saturating at `max`).
+fn near(base: u64, max: u64) -> impl Strategy<Value = u64> {
+    (0u64..4, any::<bool>()).prop_map(move |(k, up)| {
+        if up {
+            base.saturating_add(k).min(max)
+        } else {
+            base.saturating_sub(k)
+        }
+    })
+}
+
+/// A counter of `bits` bits: a few steps from its wrap (or saturation) point, near 0, or anything.
+fn counter(bits: u32) -> impl Strategy<Value = u64> {
+    let max = low_mask(bits);
+    prop_oneof![
+        3 => near(max, max),
+        1 => near(0, max),
+        1 => 0..=max,
+    ]
+}
+
+/// A timer of `bits` bits whose period is `interval` (0 behaves as 1): at or just before expiry,
+/// near its top, or anything.
+fn timer(bits: u32, interval: u64) -> impl Strategy<Value = u64> {
+    let max = low_mask(bits);
+    prop_oneof![
+        3 => near(interval.max(1).saturating_sub(1), max),
+        1 => near(max, max),
+        1 => 0..=max,
+    ]
+}
+
+/// A rate: 0, 1, L - 1, L, L + 1 (when it fits), 2^32 - 1, near Rmin, or anything.
+fn rate_near(l: u32, rmin: u32) -> impl Strategy<Value = u32> {
+    let m = u64::from(u32::MAX);
+    prop_oneof![
+        1 => near(0, m),
+        4 => near(u64::from(l), m),
+        1 => near(m, m),
+        1 => near(u64::from(rmin), m),
+        2 => 0..=m,
+    ]
+    .prop_map(|v| v as u32)
+}
+
+/// A stage counter with threshold `f`: at F - 1, F, F + 1, near 255, or anything.
+fn stage(f: u8) -> impl Strategy<Value = u8> {
+    prop_oneof![
+        3 => near(u64::from(f), 255),
+        1 => near(255, 255),
+        1 => 0..=255u64,
+    ]
+    .prop_map(|v| v as u8)
+}
+
+/// The configuration of an injected case: the drawn one, or (1 in 3) with the byte trigger on and
+/// its threshold within 3 of 2^32 - 1, so that the byte counter can reach its saturation
+/// without firing first.
+pub fn config_edge(cfg: Config) -> impl Strategy<Value = Config> {
+    prop_oneof![
+        2 => Just(cfg),
+        1 => (0u32..4).prop_map(move |k| Config {
+            byte_en: true,
+            byte_threshold: u32::MAX - k,
+            ..cfg
+        }),
+    ]
+}
+
+/// States biased toward every register's edges, for configuration `cfg` at parameters `p`.
+pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
+    let l = p.line_rate();
+    let db = p.data_bytes();
+    let cap_q = u64::from(cfg.credit_cap.max(db)) << 16;
+    let credit_max = low_mask(48);
+    let credit = prop_oneof![
+        3 => near(cap_q, credit_max),
+        2 => near(credit_max, credit_max),
+        2 => near(1 << 47, credit_max),
+        // bit 47 set and still set after a beat is charged, within a cap of 2^47
+        2 => (u64::from(db) << 16..=cap_q.max(u64::from(db) << 17)).prop_map(|x| (1 << 47) + x),
+        1 => near(1 << 46, credit_max),
+        1 => near(u64::from(db) << 16, credit_max),
+        1 => 0..=credit_max,
+    ];
+    let bt = u64::from(cfg.byte_threshold.max(1));
+    let byte_cnt = prop_oneof![
+        2 => near(bt, u64::from(u32::MAX)),
+        2 => near(u64::from(u32::MAX), u64::from(u32::MAX)),
+        1 => 0..=u64::from(u32::MAX),
+    ];
+    let rates = (
+        rate_near(l, cfg.rmin),
+        rate_near(l, cfg.rmin),
+        any::<bool>(),
+        prop_oneof![1 => near(0, 1023), 2 => near(1023, 1023), 1 => 0..=1023u64],
+    );
+    let flags = (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        prop_oneof![3 => Just(true), 1 => Just(false)],
+        any::<bool>(),
+        any::<bool>(),
+    );
+    let timers = (
+        timer(16, u64::from(cfg.alpha_interval)),
+        prop_oneof![
+            2 => timer(16, u64::from(cfg.dec_interval)),
+            1 => near(0xFFFF, 0xFFFF)
+        ],
+        timer(32, u64::from(cfg.inc_interval)),
+        byte_cnt,
+        stage(cfg.stage_threshold),
+        stage(cfg.stage_threshold),
+    );
+    let gate = (
+        prop_oneof![2 => Just(None), 1 => any::<u32>().prop_map(Some)],
+        credit,
+        any::<bool>(),
+        any::<[u64; DATA_WORDS]>(),
+        any::<u64>(),
+        any::<bool>(),
+    );
+    let counters = (
+        counter(16),
+        counter(32),
+        counter(32),
+        counter(32),
+        counter(32),
+        counter(32),
+        counter(32),
+        counter(32),
+        counter(32),
+        prop_oneof![
+            2 => counter(64),
+            1 => near(u64::from(u32::MAX), u64::MAX)
+        ],
+        any::<u32>(),
+    );
+    let axil = (any::<bool>(), 0u8..4, any::<bool>(), any::<u32>(), 0u8..4);
+    (rates, flags, timers, gate, counters, axil).prop_map(
+        move |(
+            (rc, rt, pending_alpha, alpha),
+            (cnp_meta, cnp_sync, cnp_prev, active, dec_pending, _),
+            (alpha_timer, dec_timer, inc_timer, byte_cnt, t_stage, b_stage),
+            (bpc, credit, m_valid, m_data, m_keep, m_last),
+            (c16, c_cnp, c_dec, c_fr, c_ai, c_hai, c_timer, c_byte, c_stall, c_bytes, bytes_hi),
+            (bvalid, bresp, rvalid, rdata, rresp),
+        )| {
+            let mut s = InjectedState {
+                cnp_meta,
+                cnp_sync,
+                cnp_prev,
+                rc,
+                rt,
+                active,
+                alpha: alpha as u16,
+                alpha_timer: alpha_timer as u16,
+                alpha_pending: pending_alpha,
+                dec_timer: dec_timer as u16,
+                dec_pending,
+                inc_timer: inc_timer as u32,
+                byte_cnt: byte_cnt as u32,
+                t_stage,
+                b_stage,
+                // bpc follows Rc (the reachable case) unless drawn
+                bpc: bpc.unwrap_or_else(|| p.bpc(rc)),
+                credit,
+                m_valid,
+                m_data,
+                m_keep,
+                m_last,
+                cnp_cnt16: c16 as u16,
+                cnt_cnp: c_cnp as u32,
+                cnt_dec: c_dec as u32,
+                cnt_inc_fr: c_fr as u32,
+                cnt_inc_ai: c_ai as u32,
+                cnt_inc_hai: c_hai as u32,
+                cnt_inc_timer: c_timer as u32,
+                cnt_inc_byte: c_byte as u32,
+                cnt_stall: c_stall as u32,
+                cnt_bytes: c_bytes,
+                bytes_hi,
+                bvalid,
+                bresp,
+                rvalid,
+                rdata,
+                rresp,
+            };
+            s.fit_beat(db);
+            s
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+
+    #[test]
+    fn drawn_states_fit_their_registers() {
+        let mut runner = TestRunner::deterministic();
+        for db in [8u32, 32, 64] {
+            let p = Params::with_data_bytes(db).unwrap();
+            let cfg = Config::reset(&p);
+            for _ in 0..500 {
+                let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
+                assert_eq!(s.out_of_range(db), None, "{s:?}");
+                assert_eq!(
+                    s.to_state(cfg).regs.cfg,
+                    cfg,
+                    "the configuration is the case's"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_names_the_register() {
+        let p = Params::DEFAULT;
+        let cfg = Config::reset(&p);
+        let mut runner = TestRunner::deterministic();
+        let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
+        let bad = InjectedState { alpha: 1024, ..s };
+        assert_eq!(bad.out_of_range(8).unwrap().0, "alpha");
+        let bad = InjectedState {
+            credit: 1 << 48,
+            ..s
+        };
+        assert_eq!(bad.out_of_range(8).unwrap().0, "credit");
+        let bad = InjectedState { m_keep: 0x100, ..s };
+        assert_eq!(bad.out_of_range(8).unwrap().0, "m_keep");
+        let mut data = s.m_data;
+        data[1] = 1;
+        let bad = InjectedState { m_data: data, ..s };
+        assert_eq!(bad.out_of_range(8).unwrap().0, "m_data");
+        assert_eq!(bad.out_of_range(16), None);
+    }
+}
