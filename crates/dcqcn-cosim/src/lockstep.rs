@@ -319,44 +319,6 @@ pub fn run_model(
     stats
 }
 
-fn describe_inputs(i: &Inputs) -> String {
-    format!(
-        "rst={} cnp={} s_tvalid={} s_tkeep={:#x} s_tlast={} m_tready={} aw={}@{:#05x} w={}:{:#010x}/{:x} bready={} ar={}@{:#05x} rready={}",
-        u8::from(i.rst),
-        u8::from(i.cnp),
-        u8::from(i.s_axis.tvalid),
-        i.s_axis.tkeep,
-        u8::from(i.s_axis.tlast),
-        u8::from(i.m_axis_tready),
-        u8::from(i.axil.awvalid),
-        i.axil.awaddr,
-        u8::from(i.axil.wvalid),
-        i.axil.wdata,
-        i.axil.wstrb,
-        u8::from(i.axil.bready),
-        u8::from(i.axil.arvalid),
-        i.axil.araddr,
-        u8::from(i.axil.rready)
-    )
-}
-
-fn describe_outputs(o: &Outputs) -> String {
-    format!(
-        "s_tready={} m_tvalid={} m_tkeep={:#x} m_tlast={} awready={} bvalid={}/{} arready={} rvalid={}/{}:{:#010x}",
-        u8::from(o.s_axis_tready),
-        u8::from(o.m_axis_tvalid),
-        o.m_axis_tkeep,
-        u8::from(o.m_axis_tlast),
-        u8::from(o.s_axil_awready),
-        u8::from(o.s_axil_bvalid),
-        o.s_axil_bresp,
-        u8::from(o.s_axil_arready),
-        u8::from(o.s_axil_rvalid),
-        o.s_axil_rresp,
-        o.s_axil_rdata
-    )
-}
-
 /// Re-runs the model from the seed to fill `m.history` with the `k` cycles up to the mismatch.
 pub fn explain(spec: &RunSpec, m: &mut Mismatch, k: u64) {
     let from = m.cycle.saturating_sub(k.saturating_sub(1));
@@ -369,8 +331,8 @@ pub fn explain(spec: &RunSpec, m: &mut Mismatch, k: u64) {
         if c >= from {
             rows.push(HistoryRow {
                 cycle: c,
-                inputs: describe_inputs(i),
-                outputs: describe_outputs(o),
+                inputs: i.describe(),
+                outputs: o.describe(),
             });
         }
     });

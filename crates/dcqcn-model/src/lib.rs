@@ -74,6 +74,50 @@ pub struct Outputs {
     pub s_axil_rresp: u8,
 }
 
+impl Inputs {
+    /// The cycle's inputs in one line, as mismatch reports list them (tdata left out).
+    pub fn describe(&self) -> String {
+        format!(
+            "rst={} cnp={} s_tvalid={} s_tkeep={:#x} s_tlast={} m_tready={} aw={}@{:#05x} w={}:{:#010x}/{:x} bready={} ar={}@{:#05x} rready={}",
+            u8::from(self.rst),
+            u8::from(self.cnp),
+            u8::from(self.s_axis.tvalid),
+            self.s_axis.tkeep,
+            u8::from(self.s_axis.tlast),
+            u8::from(self.m_axis_tready),
+            u8::from(self.axil.awvalid),
+            self.axil.awaddr,
+            u8::from(self.axil.wvalid),
+            self.axil.wdata,
+            self.axil.wstrb,
+            u8::from(self.axil.bready),
+            u8::from(self.axil.arvalid),
+            self.axil.araddr,
+            u8::from(self.axil.rready)
+        )
+    }
+}
+
+impl Outputs {
+    /// The cycle's outputs in one line, as mismatch reports list them (tdata left out).
+    pub fn describe(&self) -> String {
+        format!(
+            "s_tready={} m_tvalid={} m_tkeep={:#x} m_tlast={} awready={} bvalid={}/{} arready={} rvalid={}/{}:{:#010x}",
+            u8::from(self.s_axis_tready),
+            u8::from(self.m_axis_tvalid),
+            self.m_axis_tkeep,
+            u8::from(self.m_axis_tlast),
+            u8::from(self.s_axil_awready),
+            u8::from(self.s_axil_bvalid),
+            self.s_axil_bresp,
+            u8::from(self.s_axil_arready),
+            u8::from(self.s_axil_rvalid),
+            self.s_axil_rresp,
+            self.s_axil_rdata
+        )
+    }
+}
+
 /// All registers of the block (spec 7), one field per RTL module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {

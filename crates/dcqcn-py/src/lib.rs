@@ -464,46 +464,6 @@ impl Report<'_> {
     }
 }
 
-/// A cycle's inputs as the report's history shows them (the format of `dcqcn cosim`).
-pub fn describe_inputs(i: &Inputs) -> String {
-    format!(
-        "rst={} cnp={} s_tvalid={} s_tkeep={:#x} s_tlast={} m_tready={} aw={}@{:#05x} w={}:{:#010x}/{:x} bready={} ar={}@{:#05x} rready={}",
-        u8::from(i.rst),
-        u8::from(i.cnp),
-        u8::from(i.s_axis.tvalid),
-        i.s_axis.tkeep,
-        u8::from(i.s_axis.tlast),
-        u8::from(i.m_axis_tready),
-        u8::from(i.axil.awvalid),
-        i.axil.awaddr,
-        u8::from(i.axil.wvalid),
-        i.axil.wdata,
-        i.axil.wstrb,
-        u8::from(i.axil.bready),
-        u8::from(i.axil.arvalid),
-        i.axil.araddr,
-        u8::from(i.axil.rready)
-    )
-}
-
-/// A cycle's outputs as the report's history shows them (the format of `dcqcn cosim`).
-pub fn describe_outputs(o: &Outputs) -> String {
-    format!(
-        "s_tready={} m_tvalid={} m_tkeep={:#x} m_tlast={} awready={} bvalid={}/{} arready={} rvalid={}/{}:{:#010x}",
-        u8::from(o.s_axis_tready),
-        u8::from(o.m_axis_tvalid),
-        o.m_axis_tkeep,
-        u8::from(o.m_axis_tlast),
-        u8::from(o.s_axil_awready),
-        u8::from(o.s_axil_bvalid),
-        o.s_axil_bresp,
-        u8::from(o.s_axil_arready),
-        u8::from(o.s_axil_rvalid),
-        o.s_axil_rresp,
-        o.s_axil_rdata
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -536,7 +496,7 @@ mod tests {
             ..Inputs::default()
         };
         let o = Outputs::default();
-        let history = vec![(41, describe_inputs(&i), describe_outputs(&o))];
+        let history = vec![(41, i.describe(), o.describe())];
         let cfg = Config::paper_table2(&p);
         let ours = Report {
             cycle: 42,
@@ -570,8 +530,8 @@ mod tests {
             replay: "pytest x".into(),
             history: vec![HistoryRow {
                 cycle: 41,
-                inputs: describe_inputs(&i),
-                outputs: describe_outputs(&o),
+                inputs: i.describe(),
+                outputs: o.describe(),
             }],
             model_snapshot: Snapshot::default(),
             rtl_snapshot: Snapshot::default(),

@@ -2,10 +2,9 @@
 //! it with typed stubs; see `__init__.pyi` for the documented API.
 
 use crate::{
-    axil_transaction, check_input, check_tdata, config_from_file, describe_inputs,
-    describe_outputs, event_value, input_index, named_config, recorded, register, set_input,
-    set_tdata, show, state_fields, width, Diff, InputError as BadInput, Recorded, Report, EVENTS,
-    INPUTS, PORT_REGISTERS, TDATA,
+    axil_transaction, check_input, check_tdata, config_from_file, event_value, input_index,
+    named_config, recorded, register, set_input, set_tdata, show, state_fields, width, Diff,
+    InputError as BadInput, Recorded, Report, EVENTS, INPUTS, PORT_REGISTERS, TDATA,
 };
 use dcqcn_harness::units;
 use dcqcn_model::config::FIELD_WIDTHS;
@@ -518,7 +517,7 @@ impl Model {
         let history: Vec<(u64, String, String)> = self
             .history
             .iter()
-            .map(|(c, i, o)| (*c, describe_inputs(i), describe_outputs(o)))
+            .map(|(c, i, o)| (*c, i.describe(), o.describe()))
             .collect();
         Ok(Report {
             cycle: self.cycle.saturating_sub(1),
