@@ -30,8 +30,7 @@ impl RateLimiter {
     /// - a quiet stretch (no reset, no CNP edge or pending decrease, no bus activity, no alpha,
     ///   timer or byte-counter event) in which the source waits for credit or the output register
     ///   waits for `m_axis_tready`: the timers, the credit and the stall counter advance linearly;
-    /// - a fixed point (typically bypass with a stalled or idle stream): if one cycle leaves every
-    ///   register as it was, so do all the following ones.
+    /// - in bypass, a stalled or idle stream whose cycle repeats itself (see `linear_point`).
     pub fn skip(&mut self, i: &Inputs, max_cycles: u64) -> u64 {
         if max_cycles == 0 {
             return 0;
@@ -42,7 +41,8 @@ impl RateLimiter {
             return n;
         }
         if self.state.regs.cfg.bypass {
-            return self.fixed_point(i, max_cycles);
+            // No beat may move: none loaded, none handed downstream.
+            return self.linear_point(i, max_cycles, 0, false).cycles;
         }
         0
     }
@@ -69,7 +69,7 @@ impl RateLimiter {
             return none;
         }
         if cfg.bypass {
-            return self.linear_point(i, max_cycles, max_loads);
+            return self.linear_point(i, max_cycles, max_loads, true);
         }
         if !i.s_axis.tvalid
             || !i.m_axis_tready
@@ -144,8 +144,15 @@ impl RateLimiter {
     /// and byte counters, which nothing but the read mux reads), the following cycles repeat it:
     /// the same outputs and events, the counters moving by the same amount each cycle (typically
     /// bypass, a beat loaded and handed on every cycle). Advances up to `max_cycles` cycles and,
-    /// if each cycle loads a beat, `max_loads` beats.
-    fn linear_point(&mut self, i: &Inputs, max_cycles: u64, max_loads: u64) -> Streamed {
+    /// if each cycle loads a beat, `max_loads` beats; with `handovers` false, none if a beat is
+    /// handed downstream.
+    fn linear_point(
+        &mut self,
+        i: &Inputs,
+        max_cycles: u64,
+        max_loads: u64,
+        handovers: bool,
+    ) -> Streamed {
         let mut probe = self.clone();
         let out = probe.step(i);
         let (before, after) = (self.state.regs.cnt, probe.state.regs.cnt);
@@ -157,6 +164,9 @@ impl RateLimiter {
         }
         let load = i.s_axis.tvalid && out.s_axis_tready;
         let handover = out.m_axis_tvalid && i.m_axis_tready;
+        if handover && !handovers {
+            return Streamed::default();
+        }
         let k = if load {
             max_cycles.min(max_loads)
         } else {
@@ -225,21 +235,5 @@ impl RateLimiter {
         };
         // The budget is a function of the state: what a full step would have left.
         self.quiet_budget = self.quiet_cycles_ahead();
-    }
-
-    /// Steps one cycle; if it changed no register and moved no beat, the remaining cycles up to
-    /// `max_cycles` are the same cycle again. Returns the cycles advanced (at least 1 if the
-    /// probe cycle qualifies, else 0 and nothing changed).
-    fn fixed_point(&mut self, i: &Inputs, max_cycles: u64) -> u64 {
-        let mut probe = self.clone();
-        let out = probe.step(i);
-        let moved =
-            (out.m_axis_tvalid && i.m_axis_tready) || (i.s_axis.tvalid && out.s_axis_tready);
-        if moved || probe.state != self.state {
-            return 0;
-        }
-        self.events = probe.events;
-        self.quiet_budget = 0;
-        max_cycles
     }
 }
