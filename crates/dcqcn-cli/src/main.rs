@@ -197,6 +197,9 @@ enum Cmd {
         /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
         #[arg(long, default_value = "dcqcn-mismatch.json")]
         report: PathBuf,
+        /// Scenarios run at once, one thread each (default: one per core).
+        #[arg(long, value_parser = parse_jobs)]
+        jobs: Option<usize>,
     },
     /// Run the model alone and write a CSV trace of Rc, Rt, alpha, credit and events.
     Sim {
@@ -261,6 +264,7 @@ enum Cmd {
 }
 
 /// Bad input (exit 2) or a failed check (exit 1).
+#[derive(Debug)]
 enum Failure {
     Input(String),
     Mismatch,
@@ -384,87 +388,175 @@ struct CosimArgs<'a> {
     variant: &'a Option<String>,
     hdl: HdlChoice,
     report: &'a Path,
+    jobs: usize,
 }
 
 /// The suite (or one scenario) on each HDL asked for, or on one variant.
+///
+/// Scenarios are independent runs, so they go to a pool of `--jobs` threads (default: every core),
+/// each with its own Verilated model; the rows come out in suite order and a mismatch stops the
+/// suite where the one-by-one run would have stopped (the first mismatching scenario in suite order,
+/// with every row before it). A waveform run is one scenario, on the calling thread.
 fn cosim(a: &CosimArgs) -> Result<(), Failure> {
     if a.vcd.is_some() && a.hdl == HdlChoice::Both {
         return Err(Failure::Input(
             "--vcd needs one RTL: --hdl sv or --hdl vhdl (one waveform per run)".into(),
         ));
     }
-    if a.variant.is_some() {
-        return cosim_on(a, rtl::Hdl::Sv);
-    }
-    for &hdl in a.hdl.hdls() {
-        if a.hdl == HdlChoice::Both {
-            outln!("== {} ==", hdl.name());
-        }
-        cosim_on(a, hdl)?;
-    }
-    Ok(())
-}
-
-fn cosim_on(a: &CosimArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
-    let (args, vcd, vcd_window, variant, report) =
-        (a.run, a.vcd, a.vcd_window, a.variant, a.report);
-    let list = scenarios_for(&args.scenario, true)?;
-    if vcd.is_some() && list.len() != 1 {
+    let hdls: &[rtl::Hdl] = if a.variant.is_some() {
+        &[rtl::Hdl::Sv]
+    } else {
+        a.hdl.hdls()
+    };
+    let list = scenarios_for(&a.run.scenario, true)?;
+    if a.vcd.is_some() && list.len() != 1 {
         return Err(Failure::Input(
             "--vcd needs --scenario (one waveform per run)".into(),
         ));
     }
-    header();
-    let mut total = RunStats::default();
-    let mut coverage = dcqcn_cosim::coverage::Coverage::new();
-    for sc in &list {
-        let v = variant
-            .clone()
-            .unwrap_or_else(|| hdl.width_variant(sc.data_bytes));
-        let spec = run_spec(sc, args, &v, a.init_seed)?;
-        let outcome = if let Some(path) = vcd {
-            let (a, b) = vcd_window.unwrap_or((0, u64::MAX));
-            if a >= spec.cycles {
-                return Err(Failure::Input(format!(
-                    "--vcd-window {a}:{b}: starts at or after the end of the run ({} cycles): the waveform would be empty",
-                    spec.cycles
-                )));
-            }
-            vcd_out::run_traced(&spec, path, a..b).map_err(|e| Failure::Input(e.to_string()))?
-        } else {
-            lockstep::run(&spec, None)?
-        };
-        let s = &outcome.stats;
-        row(
-            sc.name,
-            sc.data_bytes,
-            s,
-            u64::from(outcome.mismatch.is_some()),
-        );
-        total.cycles += s.cycles;
-        total.seconds += s.seconds;
-        coverage.merge(&outcome.coverage);
-        if let Some(mut m) = outcome.mismatch {
-            lockstep::explain(&spec, &mut m, HISTORY_CYCLES);
-            eprintln!("\n{}", m.report());
-            write_mismatch(&spec, &m, report);
-            return Err(Failure::Mismatch);
+    // Every run of every HDL, in the order its row is printed.
+    let mut jobs = Vec::new();
+    for &hdl in hdls {
+        for sc in &list {
+            let v = a
+                .variant
+                .clone()
+                .unwrap_or_else(|| hdl.width_variant(sc.data_bytes));
+            jobs.push((hdl, sc, run_spec(sc, a.run, &v, a.init_seed)?));
         }
     }
-    out!("{}", coverage.table());
-    if list.len() > 1 {
-        outln!(
-            "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s{}",
-            total.cycles,
-            total.cycles_per_second() / 1e6,
-            if variant.is_none() {
-                format!(" ({})", hdl.name())
-            } else {
-                String::new()
+    let wall = std::time::Instant::now();
+    // Print in job order as results arrive; stop at the first mismatch in that order.
+    let mut pending = std::collections::BTreeMap::new();
+    let mut next = 0;
+    let mut total = RunStats::default();
+    let mut coverage = dcqcn_cosim::coverage::Coverage::new();
+    let mut print = |k: usize, r: Result<lockstep::Outcome, CosimError>| -> Result<(), Failure> {
+        pending.insert(k, r);
+        while let Some(r) = pending.remove(&next) {
+            let (hdl, sc, spec) = &jobs[next];
+            if next == 0 || jobs[next - 1].0 != *hdl {
+                if hdls.len() > 1 {
+                    outln!("== {} ==", hdl.name());
+                }
+                header();
+                total = RunStats::default();
+                coverage = dcqcn_cosim::coverage::Coverage::new();
             }
+            let outcome = r?;
+            let s = &outcome.stats;
+            row(
+                sc.name,
+                sc.data_bytes,
+                s,
+                u64::from(outcome.mismatch.is_some()),
+            );
+            total.cycles += s.cycles;
+            total.seconds += s.seconds;
+            coverage.merge(&outcome.coverage);
+            if let Some(mut m) = outcome.mismatch {
+                lockstep::explain(spec, &mut m, HISTORY_CYCLES);
+                eprintln!("\n{}", m.report());
+                write_mismatch(spec, &m, a.report);
+                return Err(Failure::Mismatch);
+            }
+            next += 1;
+            if next == jobs.len() || jobs[next].0 != *hdl {
+                out!("{}", coverage.table());
+                if list.len() > 1 {
+                    outln!(
+                        "total: {} cycles compared, 0 mismatches, {:.2} M cycles/s per thread{}",
+                        total.cycles,
+                        total.cycles_per_second() / 1e6,
+                        if a.variant.is_none() {
+                            format!(" ({})", hdl.name())
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+            }
+        }
+        Ok(())
+    };
+    if let Some(path) = a.vcd {
+        let spec = &jobs[0].2;
+        let (from, to) = a.vcd_window.unwrap_or((0, u64::MAX));
+        if from >= spec.cycles {
+            return Err(Failure::Input(format!(
+                "--vcd-window {from}:{to}: starts at or after the end of the run ({} cycles): the waveform would be empty",
+                spec.cycles
+            )));
+        }
+        let o =
+            vcd_out::run_traced(spec, path, from..to).map_err(|e| Failure::Input(e.to_string()))?;
+        return print(0, Ok(o));
+    }
+    let specs: Vec<&RunSpec> = jobs.iter().map(|j| &j.2).collect();
+    pool(
+        specs.len(),
+        a.jobs,
+        |k| specs[k].cycles,
+        |k| lockstep::run(specs[k], None),
+        &mut print,
+    )?;
+    if jobs.len() > 1 {
+        let cycles: u64 = specs.iter().map(|s| s.cycles).sum();
+        let secs = wall.elapsed().as_secs_f64();
+        outln!(
+            "wall: {} runs, {} cycles in {:.1} s on {} threads, {:.2} M cycles/s",
+            jobs.len(),
+            cycles,
+            secs,
+            a.jobs.min(jobs.len()),
+            cycles as f64 / secs.max(1e-9) / 1e6
         );
     }
     Ok(())
+}
+
+/// Runs `run(k)` for every k in `0..n` on `threads` threads, heaviest `weight` first (so the last
+/// to start is a light one), and hands each result to `sink` on the calling thread as it finishes.
+/// Once the sink fails, no further run starts and that failure is returned.
+fn pool<R: Send>(
+    n: usize,
+    threads: usize,
+    weight: impl Fn(usize) -> u64,
+    run: impl Fn(usize) -> R + Sync,
+    sink: &mut dyn FnMut(usize, R) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&k| (std::cmp::Reverse(weight(k)), k));
+    let taken = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..threads.clamp(1, n.max(1)) {
+            let (tx, order, taken, stop, run) = (tx.clone(), &order, &taken, &stop, &run);
+            scope.spawn(move || {
+                while !stop.load(Relaxed) {
+                    let Some(&k) = order.get(taken.fetch_add(1, Relaxed)) else {
+                        break;
+                    };
+                    if tx.send((k, run(k))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut result = Ok(());
+        for (k, r) in rx {
+            if result.is_ok() {
+                result = sink(k, r);
+                if result.is_err() {
+                    stop.store(true, Relaxed);
+                }
+            }
+        }
+        result
+    })
 }
 
 /// Writes the JSON report and the waveform window of a mismatch and says where, or why not.
@@ -703,6 +795,7 @@ fn main() -> ExitCode {
             variant,
             hdl,
             report,
+            jobs,
         } => cosim(&CosimArgs {
             run,
             init_seed: *init_seed,
@@ -711,6 +804,8 @@ fn main() -> ExitCode {
             variant,
             hdl: *hdl,
             report,
+            jobs: jobs
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         }),
         Cmd::Sim { run, out, every } => sim(run, out, *every),
         Cmd::Fuzz {
@@ -881,5 +976,55 @@ mod tests {
             c.len() < 200 && c.ends_with("for '--cycles <CYCLES>'"),
             "{c}"
         );
+    }
+}
+
+#[cfg(test)]
+mod pool_tests {
+    use super::{pool, Failure};
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    #[test]
+    fn every_run_once_heaviest_first_on_any_thread_count() {
+        for threads in 1..=4 {
+            let mut seen = Vec::new();
+            pool(9, threads, |k| k as u64 % 4, |k| k * 10, &mut |k, r| {
+                assert_eq!(r, k * 10);
+                seen.push(k);
+                Ok(())
+            })
+            .unwrap();
+            if threads == 1 {
+                // one thread: strictly by weight (k % 4) descending, then index
+                assert_eq!(seen, [3, 7, 2, 6, 1, 5, 0, 4, 8]);
+            }
+            seen.sort_unstable();
+            assert_eq!(seen, (0..9).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_new_runs_and_returns_its_failure() {
+        let started = AtomicUsize::new(0);
+        let r = pool(
+            100,
+            2,
+            |_| 0,
+            |k| {
+                started.fetch_add(1, Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                k
+            },
+            &mut |k, _| {
+                if k == 3 {
+                    Err(Failure::Mismatch)
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(matches!(r, Err(Failure::Mismatch)));
+        // Run 3 is the fourth to start; at most one more run per thread can start after it fails.
+        assert!(started.load(Relaxed) <= 6, "{}", started.load(Relaxed));
     }
 }

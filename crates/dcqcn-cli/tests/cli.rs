@@ -312,3 +312,30 @@ fn net_runs_an_experiment_and_rejects_bad_parameters() {
     assert!(stderr(&o).contains("unknown experiment `fig99`"));
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// The suite on two threads prints the same rows, in the same order, as on one (only the speed
+/// columns differ), and the same coverage table.
+#[test]
+fn cosim_suite_on_two_threads_prints_what_one_thread_prints() {
+    let d = tmp("jobs");
+    let rows = |jobs: &str| {
+        let o = dcqcn(&["cosim", "--cycles", "20k", "--jobs", jobs], &d);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.starts_with("wall:"))
+            // drop the last column of scenario rows and the speed in the total line
+            .map(|l| match l.rsplit_once(' ') {
+                Some((head, _)) if l.split_whitespace().count() == 14 => head.to_string(),
+                _ => l.split(" cycles compared").next().unwrap_or(l).to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let one = rows("1");
+    assert!(
+        one.len() > 12 && one[1].starts_with("paper-table2"),
+        "{one:?}"
+    );
+    assert_eq!(one, rows("2"));
+    let _ = std::fs::remove_dir_all(d);
+}
