@@ -222,12 +222,23 @@ fn main() {
             v.clk_hz,
             v.line_rate
         );
-        for f in fs::read_dir(&mdir).unwrap() {
-            let p = f.unwrap().path();
-            if p.extension().is_some_and(|e| e == "cpp") {
-                build.file(p);
-            }
-        }
+        // One translation unit per variant (a file that includes the variant's .cpp files, in name
+        // order): the C++ compiler parses Verilator's headers once instead of once per file
+        // (9.6 s -> 2.6 s of compiler CPU per variant) and can inline across the files (3 %
+        // fewer instructions per cycle); measured in the note of the change.
+        let mut parts: Vec<PathBuf> = fs::read_dir(&mdir)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cpp"))
+            .collect();
+        parts.sort();
+        let unity = out.join(format!("{prefix}__all.cpp"));
+        let text: String = parts
+            .iter()
+            .map(|p| format!("#include \"{}\"\n", p.display()))
+            .collect();
+        fs::write(&unity, text).unwrap();
+        build.file(unity);
         build.include(&mdir);
         writeln!(headers, "#include \"{prefix}.h\"").unwrap();
         writeln!(
