@@ -1,0 +1,995 @@
+//! The upstream (SURF `RoCEv2Dcqcn`) model at its ports: every rate-side number of
+//! ../shared/reference/surf-rocev2dcqcn-facts.md (sections 1-3, 5, 6), driven through the pins
+//! (`cnp`, `rst`, AXI4-Lite writes and reads) and observed through the AXI4-Lite reads and the
+//! probe (the register values during each cycle). Cycle numbers follow the facts: "cnp at cycle c"
+//! is the pin high in the c-th stepped cycle; "Rc at cycle x" is the value during cycle x (the probe
+//! after step x - 1).
+//!
+//! Tests named `defect_*` are the reproducers of docs/surf-upstream.md: each runs the same stimulus
+//! on our block's model and shows the difference.
+
+use std::collections::BTreeSet;
+
+use dcqcn_model::surf::{AxilOut, SurfParams, SurfProbe, SurfRate};
+use dcqcn_model::{AxilIn, Inputs};
+
+const L: u32 = 1_250_000_000;
+const HALVED: u32 = 625_610_352;
+const NA_RESET: u32 = 8594;
+
+/// The device under test with a cycle counter, a per-cycle probe history and scheduled CNP pulses.
+struct Bench {
+    dut: SurfRate,
+    /// Index of the next cycle to step.
+    cycle: u64,
+    /// `hist[k]`: register values during cycle k.
+    hist: Vec<SurfProbe>,
+    /// Cycles whose `cnp` pin is high.
+    pins: BTreeSet<u64>,
+}
+
+impl Bench {
+    fn new() -> Bench {
+        let dut = SurfRate::new(SurfParams::default());
+        Bench {
+            hist: vec![dut.probe()],
+            dut,
+            cycle: 0,
+            pins: BTreeSet::new(),
+        }
+    }
+
+    fn step(&mut self, i: &Inputs) -> AxilOut {
+        let cnp = i.cnp || self.pins.contains(&self.cycle);
+        let out = self.dut.step(i.rst, cnp, &i.axil);
+        self.cycle += 1;
+        self.hist.push(self.dut.probe());
+        out
+    }
+
+    fn idle(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step(&Inputs::default());
+        }
+    }
+
+    fn run_to(&mut self, cycle: u64) {
+        assert!(
+            cycle >= self.cycle,
+            "cycle {cycle} is past ({})",
+            self.cycle
+        );
+        self.idle(cycle - self.cycle);
+    }
+
+    /// A one-cycle `cnp` pulse at cycle `c`.
+    fn pulse(&mut self, c: u64) {
+        assert!(c >= self.cycle, "pulse at {c} is past ({})", self.cycle);
+        self.pins.insert(c);
+    }
+
+    /// Register values during cycle `k`.
+    fn at(&self, k: u64) -> SurfProbe {
+        self.hist[k as usize]
+    }
+
+    /// A write with strobes `strb`; returns (BRESP, the cycle AWREADY was high: the field holds the
+    /// new value from that cycle on).
+    fn write_strb(&mut self, addr: u16, data: u32, strb: u8) -> (u8, u64) {
+        let req = Inputs {
+            axil: AxilIn {
+                awaddr: addr,
+                awvalid: true,
+                wdata: data,
+                wstrb: strb,
+                wvalid: true,
+                bready: true,
+                ..AxilIn::default()
+            },
+            ..Inputs::default()
+        };
+        let start = self.cycle;
+        let accepted = loop {
+            let c = self.cycle;
+            let o = self.step(&req);
+            assert_eq!(o.awready, o.wready, "AWREADY and WREADY rise together");
+            if o.awready {
+                break c;
+            }
+            assert!(self.cycle < start + 100, "write not accepted in 100 cycles");
+        };
+        let wait = Inputs {
+            axil: AxilIn {
+                bready: true,
+                ..AxilIn::default()
+            },
+            ..Inputs::default()
+        };
+        loop {
+            let o = self.step(&wait);
+            if o.bvalid {
+                return (o.bresp, accepted);
+            }
+        }
+    }
+
+    fn write(&mut self, addr: u16, data: u32) -> u8 {
+        self.write_strb(addr, data, 0xF).0
+    }
+
+    /// A read; returns (RDATA, RRESP, the cycle whose register values it returns).
+    fn read_at(&mut self, addr: u16) -> (u32, u8, u64) {
+        let req = Inputs {
+            axil: AxilIn {
+                araddr: addr,
+                arvalid: true,
+                ..AxilIn::default()
+            },
+            ..Inputs::default()
+        };
+        let start = self.cycle;
+        let sampled = loop {
+            let c = self.cycle;
+            let o = self.step(&req);
+            if o.arready {
+                break c - 1;
+            }
+            assert!(self.cycle < start + 100, "read not accepted in 100 cycles");
+        };
+        let wait = Inputs {
+            axil: AxilIn {
+                rready: true,
+                ..AxilIn::default()
+            },
+            ..Inputs::default()
+        };
+        loop {
+            let o = self.step(&wait);
+            if o.rvalid {
+                return (o.rdata, o.rresp, sampled);
+            }
+        }
+    }
+
+    fn read(&mut self, addr: u16) -> u32 {
+        let (d, resp, _) = self.read_at(addr);
+        assert_eq!(resp, 0, "read of {addr:#x}");
+        d
+    }
+
+    fn cfg(&mut self, addr: u16, data: u32) {
+        assert_eq!(self.write(addr, data), 0, "write of {addr:#x}");
+    }
+
+    /// Cycles in `from..to` during which `f` differs from the cycle before, with the new value.
+    fn changes(&self, from: u64, to: u64, f: impl Fn(&SurfProbe) -> u32) -> Vec<(u64, u32)> {
+        (from.max(1)..to)
+            .filter(|&k| f(&self.at(k)) != f(&self.at(k - 1)))
+            .map(|k| (k, f(&self.at(k))))
+            .collect()
+    }
+}
+
+/// Word 0x000 from its fields.
+fn word0(g: u32, dec_gain: u32, t: u32, clamp: bool) -> u32 {
+    g | (dec_gain << 10) | (t << 14) | (u32::from(clamp) << 22)
+}
+
+/// Word 0x014 from Nd and Na.
+fn word14(nd: u32, na: u32) -> u32 {
+    (na << 16) | nd
+}
+
+fn rc(p: &SurfProbe) -> u32 {
+    p.rc
+}
+fn rt(p: &SurfProbe) -> u32 {
+    p.rt
+}
+fn alpha(p: &SurfProbe) -> u32 {
+    u32::from(p.alpha)
+}
+fn cnt(p: &SurfProbe) -> u32 {
+    u32::from(p.cnp_cnt)
+}
+
+/// One decrease as upstream computes it (facts 3).
+fn decreased(rc: u32, alpha: u32, dec_gain: u32) -> u32 {
+    rc - ((u64::from(rc) * u64::from(alpha)) >> (dec_gain + 10)) as u32
+}
+
+// ------------------------------------------------------------------------------------------------
+// 5. Register map and AXI4-Lite slave
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn reset_words() {
+    let mut b = Bench::new();
+    let expect = [
+        (0x000, 0x0001_47FC),
+        (0x004, 0x005B_8D80),
+        (0x008, 0x00B7_1B00),
+        (0x00C, 0x0098_9680),
+        (0x010, 0x0003_9387),
+        (0x014, 0x2192_0271),
+        (0x018, 0x4A81_7C80),
+        (0x01C, 0x4A81_7C80),
+        (0x020, 0x0000_03FF),
+        (0x024, 0x0000_0000),
+    ];
+    for (addr, word) in expect {
+        assert_eq!(b.read(addr), word, "reset word at {addr:#05x}");
+    }
+    assert_eq!(0x0003_9387, 234_375);
+    assert_eq!(0x2192_0271, (8594 << 16) | 625);
+}
+
+#[test]
+fn all_ones_reads_back_as_the_fields_only() {
+    let mut b = Bench::new();
+    b.cfg(0x000, 0xFFFF_FFFF);
+    assert_eq!(b.read(0x000), 0x007F_FFFF);
+    b.cfg(0x024, 0xFFFF_FFFF);
+    assert_eq!(b.read(0x024), 1);
+    b.cfg(0x014, 0xFFFF_FFFF);
+    assert_eq!(b.read(0x014), 0xFFFF_FFFF);
+}
+
+#[test]
+fn decode_on_bits_11_to_2_aliases_higher_addresses() {
+    let mut b = Bench::new();
+    assert_eq!(b.read(0x1018), L, "0x1018 reads Rc");
+    assert_eq!(b.read(0xF01C), L, "0xF01C reads Rt");
+    b.cfg(0x1004, 1234);
+    assert_eq!(b.read(0x004), 1234, "a write to 0x1004 lands in Rai");
+    assert_eq!(b.read(0x007), 1234, "address bits 1:0 are not decoded");
+}
+
+#[test]
+fn decerr_for_unmapped_words_and_read_only_writes() {
+    let mut b = Bench::new();
+    for addr in [0x028u16, 0x02C, 0x100, 0x3FC] {
+        let (_, resp, _) = b.read_at(addr);
+        assert_eq!(resp, 3, "read of {addr:#x}");
+        assert_eq!(b.write(addr, 0xFFFF_FFFF), 3, "write of {addr:#x}");
+    }
+    // Read-only words: DECERR and no effect.
+    assert_eq!(b.write(0x018, 5), 3);
+    assert_eq!(b.write(0x01C, 5), 3);
+    assert_eq!(b.read(0x018), L);
+    assert_eq!(b.read(0x01C), L);
+    // 0x020 holds a writable bit: a write there is OKAY and only that bit changes.
+    assert_eq!(b.write(0x020, 0xFFFF_FFFF), 0);
+    assert_eq!(b.read(0x020), 0x7FF);
+    // The decode leaves every configuration word untouched by the refused writes.
+    assert_eq!(b.read(0x000), 0x0001_47FC);
+}
+
+#[test]
+fn a_write_to_a_read_only_word_is_okay_when_a_read_is_taken_in_the_same_cycle() {
+    // The read-only fields take part in the decode only when a read is taken; then they also
+    // answer a write to their address (with no effect).
+    let mut b = Bench::new();
+    let both = Inputs {
+        axil: AxilIn {
+            awaddr: 0x018,
+            awvalid: true,
+            wdata: 7,
+            wstrb: 0xF,
+            wvalid: true,
+            bready: true,
+            araddr: 0x000,
+            arvalid: true,
+            rready: true,
+        },
+        ..Inputs::default()
+    };
+    b.step(&both);
+    let o = b.step(&Inputs::default());
+    assert!(o.awready && o.arready);
+    let o = b.step(&Inputs {
+        axil: AxilIn {
+            bready: true,
+            rready: true,
+            ..AxilIn::default()
+        },
+        ..Inputs::default()
+    });
+    assert!(o.bvalid && o.rvalid);
+    assert_eq!((o.bresp, o.rresp, o.rdata), (0, 0, 0x0001_47FC));
+    assert_eq!(b.read(0x018), L, "no effect");
+}
+
+#[test]
+fn strobes_are_ignored_at_the_wrapper() {
+    // The wrapper's shim has no strobe port: a partial-strobe write writes every field.
+    let mut b = Bench::new();
+    assert_eq!(b.write_strb(0x000, 0x0040_0000 | 0x3FF, 0x1).0, 0);
+    assert_eq!(b.read(0x000), 0x0040_03FF);
+    assert_eq!(b.write_strb(0x004, 0xDEAD_BEEF, 0x0).0, 0);
+    assert_eq!(b.read(0x004), 0xDEAD_BEEF);
+}
+
+#[test]
+fn handshake_timing() {
+    let mut b = Bench::new();
+    b.idle(3);
+    let w = Inputs {
+        axil: AxilIn {
+            awaddr: 0x004,
+            awvalid: true,
+            wdata: 99,
+            wstrb: 0xF,
+            wvalid: true,
+            bready: true,
+            ..AxilIn::default()
+        },
+        ..Inputs::default()
+    };
+    // Taken in the first cycle it is offered; AWREADY/WREADY in the next, BVALID in the one after.
+    let o0 = b.step(&w);
+    let o1 = b.step(&w);
+    let o2 = b.step(&Inputs {
+        axil: AxilIn {
+            bready: true,
+            ..AxilIn::default()
+        },
+        ..Inputs::default()
+    });
+    let o3 = b.step(&Inputs::default());
+    assert!(!o0.awready && !o0.bvalid);
+    assert!(o1.awready && o1.wready && !o1.bvalid);
+    assert!(!o2.awready && o2.bvalid && o2.bresp == 0);
+    assert!(!o3.bvalid, "BREADY in the BVALID cycle ends the response");
+    // BVALID stays until BREADY.
+    b.step(&w);
+    b.step(&Inputs::default());
+    for _ in 0..5 {
+        assert!(b.step(&Inputs::default()).bvalid);
+    }
+    // Read: ARREADY one cycle after ARVALID with RDATA already shown, RVALID one cycle later,
+    // held until RREADY, after which RDATA returns to 0.
+    let r = Inputs {
+        axil: AxilIn {
+            araddr: 0x004,
+            arvalid: true,
+            ..AxilIn::default()
+        },
+        ..Inputs::default()
+    };
+    let rready = Inputs {
+        axil: AxilIn {
+            rready: true,
+            ..AxilIn::default()
+        },
+        ..Inputs::default()
+    };
+    let o0 = b.step(&r);
+    let o1 = b.step(&r);
+    let o2 = b.step(&Inputs::default());
+    let o3 = b.step(&rready);
+    let o4 = b.step(&Inputs::default());
+    assert!(!o0.arready && !o0.rvalid);
+    assert!(o1.arready && !o1.rvalid && o1.rdata == 99);
+    assert!(o2.rvalid && o2.rdata == 99);
+    assert!(o3.rvalid && o3.rdata == 99);
+    assert!(!o4.rvalid && o4.rdata == 0);
+}
+
+#[test]
+fn axis_rst_resets_every_register_configuration_included() {
+    let mut b = Bench::new();
+    b.cfg(0x000, 0x0040_0000 | (3 << 14) | (2 << 10) | 700);
+    b.cfg(0x004, 1);
+    b.cfg(0x008, 2);
+    b.cfg(0x00C, 3);
+    b.cfg(0x010, 4);
+    b.cfg(0x014, word14(5, 6));
+    b.cfg(0x020, 0x400);
+    let c = b.cycle + 2;
+    b.pulse(c);
+    b.run_to(c + 40);
+    assert_ne!(b.at(c + 40).rc, L);
+    b.step(&Inputs {
+        rst: true,
+        ..Inputs::default()
+    });
+    assert_eq!(b.read(0x000), 0x0001_47FC);
+    assert_eq!(b.read(0x004), 0x005B_8D80);
+    assert_eq!(b.read(0x008), 0x00B7_1B00);
+    assert_eq!(b.read(0x00C), 0x0098_9680);
+    assert_eq!(b.read(0x010), 234_375);
+    assert_eq!(b.read(0x014), 0x2192_0271);
+    assert_eq!(b.read(0x018), L);
+    assert_eq!(b.read(0x01C), L);
+    assert_eq!(b.read(0x020), 0x3FF);
+    // The processes are idle again: the next CNP is a first CNP with the reset Nd (634 cycles).
+    let c = b.cycle + 1;
+    b.pulse(c);
+    b.run_to(c + 700);
+    assert_eq!(b.changes(c, c + 700, rc), vec![(c + 634, HALVED)]);
+}
+
+// ------------------------------------------------------------------------------------------------
+// 1. CNP path, counter, first CNP
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn first_cnp_changes_rc_at_c_plus_9_plus_nd() {
+    for nd in [0u32, 4, 7, 100] {
+        let mut b = Bench::new();
+        b.cfg(0x014, word14(nd, NA_RESET));
+        let c = b.cycle + 3;
+        b.pulse(c);
+        let end = c + u64::from(nd) + 20;
+        b.run_to(end);
+        assert_eq!(
+            b.changes(c, end, rc),
+            vec![(c + 9 + u64::from(nd), HALVED)],
+            "Nd = {nd}"
+        );
+        assert_eq!(b.read(0x018), HALVED);
+        assert_eq!(b.read(0x01C), L, "clampTgtRate = 0 leaves Rt");
+    }
+    // Reset Nd = 625: 634 cycles.
+    let mut b = Bench::new();
+    b.pulse(10);
+    b.run_to(700);
+    assert_eq!(b.changes(10, 700, rc), vec![(644, HALVED)]);
+}
+
+#[test]
+fn cnp_counter_counts_rising_edges_even_in_bypass() {
+    let mut b = Bench::new();
+    b.pulse(10);
+    b.run_to(20);
+    // The counter increments at the end of cycle c + 3 (cnpRe): its own output changes at c + 4,
+    // the 0x020 register one cycle later.
+    assert_eq!(b.changes(10, 20, cnt), vec![(15, 1)]);
+    // A level held high is one CNP.
+    let hold = Inputs {
+        cnp: true,
+        ..Inputs::default()
+    };
+    for _ in 0..50 {
+        b.step(&hold);
+    }
+    b.idle(10);
+    assert_eq!(b.at(b.cycle).cnp_cnt, 2);
+    // One-cycle pulses every 2 cycles are each counted.
+    let s = b.cycle + 1;
+    for k in 0..10 {
+        b.pulse(s + 2 * k);
+    }
+    b.run_to(s + 40);
+    assert_eq!(b.at(b.cycle).cnp_cnt, 12);
+    assert_eq!(b.read(0x020) >> 11, 12);
+    // Bypass: still counted.
+    b.cfg(0x024, 1);
+    let s = b.cycle + 1;
+    for k in 0..5 {
+        b.pulse(s + 7 * k);
+    }
+    b.run_to(s + 50);
+    assert_eq!(b.read(0x020) >> 11, 17);
+}
+
+#[test]
+fn cnp_counter_wraps_at_16_bits() {
+    let mut b = Bench::new();
+    b.cfg(0x024, 1);
+    let s = b.cycle + 1;
+    let pulse = Inputs {
+        cnp: true,
+        ..Inputs::default()
+    };
+    for _ in 0..65_537 {
+        b.step(&pulse);
+        b.idle(1);
+    }
+    b.idle(6);
+    assert_eq!(b.at(b.cycle).cnp_cnt, 1, "65537 CNPs from {s}");
+}
+
+#[test]
+fn cnp_cnt_rst_is_edge_triggered() {
+    let mut b = Bench::new();
+    b.cfg(0x024, 1); // no dynamics, only counting
+    for k in 0..3 {
+        let c = b.cycle + 2 + 4 * k;
+        b.pulse(c);
+    }
+    b.idle(20);
+    assert_eq!(b.read(0x020) >> 11, 3);
+    // 0 -> 1: clears once. Bit set in cycle k (AWREADY), edge in k+1, counter 0 in k+2, the
+    // register 0 in k+3.
+    let (resp, k) = b.write_strb(0x020, 0x400, 0xF);
+    assert_eq!(resp, 0);
+    b.idle(3);
+    assert_eq!(b.at(k + 2).cnp_cnt, 3);
+    assert_eq!(b.at(k + 3).cnp_cnt, 0);
+    assert_eq!(b.read(0x020), 0x400 | 0x3FF, "the bit reads back 1");
+    // It keeps counting with the bit at 1.
+    let c = b.cycle + 2;
+    b.pulse(c);
+    b.idle(10);
+    assert_eq!(b.read(0x020) >> 11, 1);
+    // Writing 1 again does nothing.
+    b.cfg(0x020, 0x400);
+    b.idle(5);
+    assert_eq!(b.read(0x020) >> 11, 1);
+    // 0, then 1: clears again.
+    b.cfg(0x020, 0);
+    assert_eq!(b.read(0x020) >> 11, 1);
+    b.cfg(0x020, 0x400);
+    b.idle(5);
+    assert_eq!(b.read(0x020) >> 11, 0);
+}
+
+#[test]
+fn later_cnp_latency_spans_c_plus_7_to_c_plus_nd_plus_9() {
+    let nd = 20u64;
+    let mut b = Bench::new();
+    b.cfg(0x014, word14(nd as u32, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    // UPDATE1 cycles: c0 + 6 + Nd + k (Nd + 3).
+    let u = |k: u64| c0 + 6 + nd + k * (nd + 3);
+    // Shortest: cnpRe the cycle before UPDATE1 (pin at u - 4): Rc at pin + 7.
+    let p1 = u(1) - 4;
+    b.pulse(p1);
+    // Longest: cnpRe on an UPDATE1 that consumes nothing (pin at u - 3): Rc at pin + Nd + 9.
+    let p2 = u(2) - 3;
+    b.pulse(p2);
+    b.run_to(u(4));
+    let r1 = decreased(HALVED, 1023, 1);
+    let r2 = decreased(r1, 1023, 1);
+    assert_eq!(
+        b.changes(c0, u(4), rc),
+        vec![(u(0) + 3, HALVED), (p1 + 7, r1), (p2 + nd + 9, r2)]
+    );
+}
+
+// ------------------------------------------------------------------------------------------------
+// 2. Periods and blind windows
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn decrease_polls_every_nd_plus_3() {
+    for nd in [5u64, 20, 61] {
+        let mut b = Bench::new();
+        b.cfg(0x014, word14(nd as u32, NA_RESET));
+        let c0 = b.cycle + 2;
+        // A CNP every 4 cycles: one is pending at every poll.
+        for k in 0..200 {
+            b.pulse(c0 + 4 * k);
+        }
+        b.run_to(c0 + 800);
+        let ch = b.changes(c0, c0 + 800, rc);
+        assert!(ch.len() >= 5, "Nd = {nd}: {ch:?}");
+        for w in ch.windows(2).take(4) {
+            assert_eq!(w[1].0 - w[0].0, nd + 3, "Nd = {nd}");
+        }
+        assert_eq!(ch[0].0, c0 + 9 + nd);
+    }
+}
+
+#[test]
+fn decrease_blind_window_loses_cnps_at_u_to_u_plus_2() {
+    let nd = 20u64;
+    for j in 0..=3u64 {
+        let mut b = Bench::new();
+        b.cfg(0x014, word14(nd as u32, NA_RESET));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        let u0 = c0 + 6 + nd;
+        let u1 = u0 + nd + 3;
+        // cnpRe at u0 + j.
+        b.pulse(u0 + j - 3);
+        b.run_to(u1 + 2 * (nd + 3));
+        let ch = b.changes(c0, b.cycle, rc);
+        if j <= 2 {
+            assert_eq!(ch, vec![(u0 + 3, HALVED)], "cnpRe at u0 + {j} is lost");
+        } else {
+            assert_eq!(
+                ch,
+                vec![(u0 + 3, HALVED), (u1 + 3, decreased(HALVED, 1023, 1))],
+                "cnpRe at u0 + 3 is applied"
+            );
+        }
+        // Counted all the same.
+        assert_eq!(b.at(b.cycle).cnp_cnt, 2);
+    }
+}
+
+#[test]
+fn alpha_updates_every_na_plus_2_and_decays_1023_1019_1015() {
+    let na = 30u64;
+    let mut b = Bench::new();
+    b.cfg(0x014, word14(60_000, na as u32));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    b.run_to(c0 + 10 * (na + 2));
+    let ch = b.changes(c0, b.cycle, alpha);
+    // The first CNP is not pending for alpha: the first update decays.
+    assert_eq!(ch[0], (c0 + 8 + na, 1019));
+    assert_eq!(ch[1], (c0 + 8 + na + (na + 2), 1015));
+    for w in ch.windows(2) {
+        assert_eq!(w[1].0 - w[0].0, na + 2);
+        assert_eq!(w[0].1 - w[1].1, 4, "-4 per step at the top");
+    }
+}
+
+#[test]
+fn alpha_floors_at_128_for_g_1020_and_1_for_g_512() {
+    for (g, floor) in [(1020u32, 128u32), (512, 1)] {
+        let mut b = Bench::new();
+        b.cfg(0x000, word0(g, 1, 5, false));
+        b.cfg(0x014, word14(60_000, 10));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        b.run_to(c0 + 3000 * 12);
+        let vals: Vec<u32> = (c0..b.cycle).map(|k| alpha(&b.at(k))).collect();
+        assert!(vals.windows(2).all(|w| w[1] <= w[0]), "G = {g}: monotone");
+        assert_eq!(*vals.last().unwrap(), floor, "G = {g}");
+        assert_eq!(*vals.iter().min().unwrap(), floor, "G = {g}: never below");
+        assert_eq!(floor, 512 / (1024 - g));
+        assert_eq!(b.read(0x020) & 0x3FF, floor);
+    }
+}
+
+#[test]
+fn alpha_blind_window_loses_cnps_at_a_and_a_plus_1() {
+    let na = 30u64;
+    for j in [-1i64, 0, 1, 2] {
+        let mut b = Bench::new();
+        b.cfg(0x014, word14(60_000, na as u32));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        let a0 = c0 + 6 + na;
+        let a1 = a0 + na + 2;
+        b.pulse((a0 as i64 + j - 3) as u64);
+        b.run_to(a1 + 4);
+        let (after_a0, after_a1) = (b.at(a0 + 2).alpha, b.at(a1 + 2).alpha);
+        match j {
+            -1 => assert_eq!((after_a0, after_a1), (1023, 1019), "counted at a0"),
+            0 | 1 => assert_eq!((after_a0, after_a1), (1019, 1015), "lost (j = {j})"),
+            _ => assert_eq!((after_a0, after_a1), (1019, 1019), "counted at a1"),
+        }
+    }
+}
+
+#[test]
+fn alpha_wraps_to_0_with_g_512() {
+    let na = 50u64;
+    let mut b = Bench::new();
+    b.cfg(0x000, word0(512, 1, 5, false));
+    b.cfg(0x014, word14(60_000, na as u32));
+    let c0 = b.cycle + 2;
+    for k in 0..60 {
+        b.pulse(c0 + 10 * k);
+    }
+    let a = |k: u64| c0 + 6 + na + k * (na + 2);
+    b.run_to(a(4) + 3);
+    let seq: Vec<u16> = (0..4).map(|k| b.at(a(k) + 2).alpha).collect();
+    assert_eq!(seq, [0, 512, 768, 896], "1023 -> 0 -> 512 -> 768 ...");
+}
+
+#[test]
+fn g_0_stops_every_decrease() {
+    // Na < Nd: alpha reaches 0 before the first decrease; then no CNP changes Rc.
+    let mut b = Bench::new();
+    b.cfg(0x000, word0(0, 1, 5, false));
+    b.cfg(0x014, word14(100, 10));
+    let c0 = b.cycle + 2;
+    for k in 0..200 {
+        b.pulse(c0 + 37 * k);
+    }
+    b.run_to(c0 + 8000);
+    assert_eq!(b.changes(c0, b.cycle, alpha), vec![(c0 + 18, 0)]);
+    assert!(b.changes(c0, b.cycle, rc).is_empty());
+    assert!(b.changes(c0, b.cycle, rt).is_empty());
+    // The same stimulus with G = 1020 decreases.
+    let mut b = Bench::new();
+    b.cfg(0x014, word14(100, 10));
+    for k in 0..200 {
+        b.pulse(c0 + 37 * k);
+    }
+    b.run_to(c0 + 8000);
+    assert!(!b.changes(c0, b.cycle, rc).is_empty());
+}
+
+#[test]
+fn first_increase_at_c_plus_ni_plus_9_then_every_ni_plus_3() {
+    let ni = 100u64;
+    let mut b = Bench::new();
+    b.cfg(0x010, ni as u32);
+    b.cfg(0x014, word14(5, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    b.run_to(c0 + 14 + 6 * (ni + 3));
+    let ch = b.changes(c0, b.cycle, rc);
+    assert_eq!(ch[0], (c0 + 14, HALVED));
+    let mut expect = HALVED;
+    for (k, &(cycle, v)) in ch[1..].iter().enumerate() {
+        assert_eq!(cycle, c0 + ni + 9 + k as u64 * (ni + 3));
+        expect = (expect >> 1) + (L >> 1);
+        assert_eq!(v, expect);
+    }
+    assert_eq!(ch.len(), 7);
+}
+
+#[test]
+fn a_cnp_restarts_the_increase_only_while_counting_up_to_ni() {
+    // T = 2 and Rai = -5 make the stage visible: the second increase after a restart-free run is
+    // additive (Rt = L - 5); no decrease in the window (Nd large), so Rc = Rt = L until then.
+    let ni = 100u64;
+    for (d, restarted) in [(1u64, true), (2, false), (3, false)] {
+        let mut b = Bench::new();
+        b.cfg(0x000, word0(1020, 1, 2, false));
+        b.cfg(0x004, 0xFFFF_FFFB);
+        b.cfg(0x010, ni as u32);
+        b.cfg(0x014, word14(60_000, NA_RESET));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        // The second CNP's incReset is in cycle c1 + 4 = c0 + Ni + 4 + d: d = 1 is the last
+        // counting cycle with timer <= Ni, d = 2 the expiry cycle, d = 3 the update cycle.
+        let c1 = c0 + ni + d;
+        b.pulse(c1);
+        b.run_to(c0 + 4 * (ni + 3) + 20);
+        let first_rt_change = b.changes(c0, b.cycle, rt)[0];
+        let expect = if restarted {
+            c1 + ni + 9 + (ni + 3)
+        } else {
+            c0 + ni + 9 + (ni + 3)
+        };
+        assert_eq!(first_rt_change, (expect, L - 5), "d = {d}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// 3. Arithmetic
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn rmin_floors_and_raises_above_line_rate() {
+    for (rmin, expect) in [
+        (800_000_000u32, 800_000_000u32),
+        (2_000_000_000, 2_000_000_000),
+    ] {
+        let mut b = Bench::new();
+        b.cfg(0x00C, rmin);
+        b.cfg(0x014, word14(4, NA_RESET));
+        let c = b.cycle + 2;
+        b.pulse(c);
+        b.run_to(c + 20);
+        assert_eq!(b.changes(c, c + 20, rc), vec![(c + 13, expect)]);
+        assert_eq!(b.read(0x018), expect);
+    }
+}
+
+#[test]
+fn dec_gain_sets_the_shift() {
+    for dg in [0u32, 1, 2, 15] {
+        let mut b = Bench::new();
+        b.cfg(0x000, word0(1020, dg, 5, false));
+        b.cfg(0x014, word14(4, NA_RESET));
+        let c = b.cycle + 2;
+        b.pulse(c);
+        b.run_to(c + 20);
+        let want = L.wrapping_sub(((u64::from(L) * 1023) >> (dg + 10)) as u32);
+        assert_eq!(b.at(c + 13).rc, want.max(10_000_000), "dec_gain {dg}");
+    }
+}
+
+/// Rt after each increase following a second CNP that lowered Rt (clamp = 1).
+fn stage_deltas(t: u32, incs: u64) -> Vec<i64> {
+    let (ni, nd) = (30u64, 5u64);
+    let mut b = Bench::new();
+    b.cfg(0x000, word0(1020, 1, t, true));
+    b.cfg(0x010, ni as u32);
+    b.cfg(0x014, word14(nd as u32, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    let c1 = c0 + 30;
+    b.pulse(c1);
+    let first = c1 + ni + 9;
+    b.run_to(first + incs * (ni + 3) + 1);
+    assert_eq!(
+        b.at(first - 1).rt,
+        HALVED,
+        "clamp = 1: Rt = Rc before the decrease"
+    );
+    let mut out = Vec::new();
+    for k in 0..incs {
+        let at = first + k * (ni + 3);
+        let (before, after) = (b.at(at - 1), b.at(at));
+        assert_eq!(
+            after.rc,
+            (before.rc >> 1) + (after.rt >> 1),
+            "two truncated halves"
+        );
+        assert_eq!(b.at(at + 1), after);
+        out.push(i64::from(after.rt) - i64::from(before.rt));
+    }
+    out
+}
+
+#[test]
+fn stage_sequences_for_t_5_1_and_0() {
+    let (a, h) = (6_000_000i64, 12_000_000i64);
+    assert_eq!(stage_deltas(5, 8), [0, 0, 0, 0, a, h, h, h], "T = 5");
+    assert_eq!(stage_deltas(1, 4), [a, h, h, h], "T = 1");
+    let t0 = stage_deltas(0, 600);
+    let mut want = vec![0i64; 600];
+    want[255] = a;
+    want[511] = a;
+    assert_eq!(t0, want, "T = 0: 255 fast recovery, additive, repeat");
+}
+
+#[test]
+fn rc_converges_to_l_minus_1_and_stays() {
+    let ni = 30u64;
+    let mut b = Bench::new();
+    b.cfg(0x010, ni as u32);
+    b.cfg(0x014, word14(5, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    b.run_to(c0 + 200 * (ni + 3));
+    let ch = b.changes(c0, b.cycle, rc);
+    let last = *ch.last().unwrap();
+    assert_eq!(last.1, L - 1);
+    assert!(last.0 < c0 + 60 * (ni + 3), "reached early, then no change");
+    assert_eq!(b.read(0x018), 1_249_999_999);
+    assert_eq!(b.read(0x01C), L);
+}
+
+#[test]
+fn rai_0xfffffffb_lowers_rt() {
+    let ni = 30u64;
+    let mut b = Bench::new();
+    b.cfg(0x000, word0(1020, 1, 1, false));
+    b.cfg(0x004, 0xFFFF_FFFB);
+    b.cfg(0x010, ni as u32);
+    b.cfg(0x014, word14(60_000, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    b.run_to(c0 + ni + 12);
+    assert_eq!(
+        b.changes(c0, b.cycle, rt),
+        vec![(c0 + ni + 9, L - 5)],
+        "(L + 0xFFFFFFFB) mod 2^32 = L - 5 < L"
+    );
+    assert_eq!(b.at(c0 + ni + 9).rc, (L >> 1) + ((L - 5) >> 1));
+}
+
+#[test]
+fn decrease_wins_a_collision_and_the_stage_still_advances() {
+    // Nd = Ni: the first increase lands with the first decrease. T = 2 and Rai = -5 show the
+    // stage: the next increase is additive.
+    let n = 100u64;
+    let mut b = Bench::new();
+    b.cfg(0x000, word0(1020, 1, 2, false));
+    b.cfg(0x004, 0xFFFF_FFFB);
+    b.cfg(0x010, n as u32);
+    b.cfg(0x014, word14(n as u32, NA_RESET));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    b.run_to(c0 + n + 9 + n + 5);
+    let next = c0 + n + 9 + n + 3;
+    assert_eq!(
+        b.changes(c0, b.cycle, rc),
+        vec![(c0 + n + 9, HALVED), (next, (HALVED >> 1) + ((L - 5) >> 1))]
+    );
+    assert_eq!(b.changes(c0, b.cycle, rt), vec![(next, L - 5)]);
+}
+
+#[test]
+fn clamp_1_sets_rt_to_rc_clamp_0_leaves_it() {
+    for clamp in [true, false] {
+        let mut b = Bench::new();
+        b.cfg(0x000, word0(1020, 1, 5, clamp));
+        b.cfg(0x014, word14(5, NA_RESET));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        b.pulse(c0 + 30);
+        b.run_to(c0 + 60);
+        let want_rt = if clamp { HALVED } else { L };
+        assert_eq!(b.at(c0 + 60).rt, want_rt, "clamp {clamp}");
+        assert_eq!(b.at(c0 + 60).rc, decreased(HALVED, 1023, 1));
+    }
+}
+
+#[test]
+fn clamp_0_clamps_when_update1_lands_on_c_plus_4() {
+    // Stage 1 after the first increase; UPDATE1 at u = c0 + 11 + 8k (Nd = 5).
+    let (ni, nd) = (30u64, 5u64);
+    let u = |c0: u64| c0 + 6 + nd + 4 * (nd + 3);
+    for (lead, clamped) in [(4u64, true), (5, false)] {
+        let mut b = Bench::new();
+        b.cfg(0x010, ni as u32);
+        b.cfg(0x014, word14(nd as u32, NA_RESET));
+        let c0 = b.cycle + 2;
+        b.pulse(c0);
+        let u = u(c0);
+        assert!(u > c0 + ni + 9);
+        b.pulse(u - lead);
+        b.run_to(u + 5);
+        let rc_u = b.at(u).rc;
+        assert_eq!(rc_u, (HALVED >> 1) + (L >> 1), "one fast recovery before");
+        let want = if clamped { rc_u } else { L };
+        assert_eq!(b.at(u + 3).rt, want, "pin at u - {lead}");
+        assert_eq!(b.at(u + 3).rc, decreased(rc_u, 1023, 1));
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// 6. Bypass
+// ------------------------------------------------------------------------------------------------
+
+#[test]
+fn bypass_from_reset_starts_nothing_and_the_next_cnp_is_a_first_cnp() {
+    let nd = 10u64;
+    let mut b = Bench::new();
+    b.cfg(0x014, word14(nd as u32, 30));
+    b.cfg(0x024, 1);
+    let s = b.cycle + 1;
+    for k in 0..5 {
+        b.pulse(s + 50 * k);
+    }
+    b.run_to(s + 400);
+    assert!(b.changes(s, b.cycle, rc).is_empty());
+    assert!(b.changes(s, b.cycle, alpha).is_empty());
+    assert_eq!(b.at(b.cycle).cnp_cnt, 5);
+    b.cfg(0x024, 0);
+    b.idle(100);
+    assert!(b.changes(s, b.cycle, rc).is_empty());
+    let c = b.cycle + 3;
+    b.pulse(c);
+    b.run_to(c + 80);
+    assert_eq!(b.changes(c, b.cycle, rc)[0], (c + 9 + nd, HALVED));
+    // First CNP: not pending for alpha, so the first alpha update decays.
+    assert_eq!(b.changes(c, b.cycle, alpha)[0], (c + 8 + 30, 1019));
+}
+
+#[test]
+fn bypass_forces_line_rate_one_cycle_after_the_bit_and_the_processes_keep_running() {
+    let (nd, na) = (10u64, 30u64);
+    let mut b = Bench::new();
+    b.cfg(0x014, word14(nd as u32, na as u32));
+    let c0 = b.cycle + 2;
+    b.pulse(c0);
+    // A CNP pending when bypass comes on (cnpRe at c0 + 38, poll at c0 + 42) is consumed but
+    // its result is overridden.
+    b.pulse(c0 + 35);
+    b.run_to(c0 + 40);
+    assert_eq!(b.at(b.cycle).rc, HALVED);
+    let (_, k) = b.write_strb(0x024, 1, 0xF);
+    assert_eq!((b.at(k).rc, b.at(k + 1).rc, b.at(k + 1).rt), (HALVED, L, L));
+    let s = b.cycle;
+    for j in 0..6 {
+        b.pulse(s + 5 + 40 * j);
+    }
+    b.run_to(s + 400);
+    assert!(b.changes(k + 2, b.cycle, rc).is_empty());
+    assert!(b.changes(k + 2, b.cycle, rt).is_empty());
+    assert!(
+        !b.changes(k + 2, b.cycle, alpha).is_empty(),
+        "alpha keeps updating"
+    );
+    // Cleared: Rc = Rt = L, and the decrease poll keeps its phase from the first CNP.
+    b.cfg(0x024, 0);
+    assert_eq!(b.read(0x018), L);
+    let c2 = b.cycle + 2;
+    b.pulse(c2);
+    b.run_to(c2 + nd + 12);
+    let u0 = c0 + 6 + nd;
+    let first_u = (c2 + 4..).find(|&u| (u - u0) % (nd + 3) == 0).unwrap();
+    let ch = b.changes(c2, b.cycle, rc);
+    assert_eq!(ch[0].0, first_u + 3);
+    assert_eq!(ch[0].1, decreased(L, u32::from(b.at(first_u).alpha), 1));
+}
+
+// ------------------------------------------------------------------------------------------------
+// Our block against upstream: the reproducers of docs/surf-upstream.md
+// ------------------------------------------------------------------------------------------------
