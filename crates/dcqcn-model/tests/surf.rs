@@ -10,8 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use dcqcn_model::surf::{AxilOut, SurfParams, SurfProbe, SurfRate};
-use dcqcn_model::{AxilIn, Inputs, Params, RateLimiter};
+use dcqcn_model::surf::{AxilOut, SurfLimiter, SurfParams, SurfProbe, SurfRate};
+use dcqcn_model::{AxilIn, Inputs, Outputs, Params, RateLimiter};
 
 const L: u32 = 1_250_000_000;
 const HALVED: u32 = 625_610_352;
@@ -26,6 +26,29 @@ trait Dut {
 impl Dut for SurfRate {
     fn step_ports(&mut self, i: &Inputs) -> AxilOut {
         self.step(i.rst, i.cnp, &i.axil)
+    }
+    fn probe_regs(&self) -> SurfProbe {
+        self.probe()
+    }
+}
+
+fn axil_of(o: &Outputs) -> AxilOut {
+    AxilOut {
+        awready: o.s_axil_awready,
+        wready: o.s_axil_wready,
+        bvalid: o.s_axil_bvalid,
+        bresp: o.s_axil_bresp,
+        arready: o.s_axil_arready,
+        rvalid: o.s_axil_rvalid,
+        rdata: o.s_axil_rdata,
+        rresp: o.s_axil_rresp,
+    }
+}
+
+/// The whole upstream wrapper (the data path idles: no stream input in these tests).
+impl Dut for SurfLimiter {
+    fn step_ports(&mut self, i: &Inputs) -> AxilOut {
+        axil_of(&self.step(i))
     }
     fn probe_regs(&self) -> SurfProbe {
         self.probe()
@@ -59,7 +82,7 @@ impl Dut for RateLimiter {
 }
 
 /// The device under test with a cycle counter, a per-cycle probe history and scheduled CNP pulses.
-struct Bench<D: Dut = SurfRate> {
+struct Bench<D: Dut = SurfLimiter> {
     dut: D,
     /// Index of the next cycle to step.
     cycle: u64,
@@ -69,10 +92,10 @@ struct Bench<D: Dut = SurfRate> {
     pins: BTreeSet<u64>,
 }
 
-impl Bench<SurfRate> {
-    /// The upstream block.
-    fn new() -> Bench<SurfRate> {
-        Bench::with(SurfRate::new(SurfParams::default()))
+impl Bench<SurfLimiter> {
+    /// The upstream wrapper.
+    fn new() -> Bench<SurfLimiter> {
+        Bench::with(SurfLimiter::new(SurfParams::default()))
     }
 }
 
@@ -1038,7 +1061,7 @@ fn bypass_forces_line_rate_one_cycle_after_the_bit_and_the_processes_keep_runnin
     b.pulse(c2);
     b.run_to(c2 + nd + 12);
     let u0 = c0 + 6 + nd;
-    let first_u = (c2 + 4..).find(|&u| (u - u0) % (nd + 3) == 0).unwrap();
+    let first_u = (c2 + 4..).find(|&u| (u - u0).is_multiple_of(nd + 3)).unwrap();
     let ch = b.changes(c2, b.cycle, rc);
     assert_eq!(ch[0].0, first_u + 3);
     assert_eq!(ch[0].1, decreased(L, u32::from(b.at(first_u).alpha), 1));
@@ -1170,7 +1193,7 @@ fn defect_cnps_lost_in_the_decrease_blind_window() {
     let setup = |b: &mut dyn FnMut(u16, u32)| b(0x000, word0(1020, 15, 5, false));
     for mean in [906.0, 7812.5] {
         let pins = cnp_stream(mean, cycles, 0x5EED);
-        let mut up = Bench::new();
+        let mut up = Bench::with(SurfRate::new(SurfParams::default()));
         setup(&mut |a, d| up.cfg(a, d));
         let mut ours = Bench::ours();
         setup(&mut |a, d| ours.cfg(a, d));
@@ -1201,7 +1224,7 @@ fn defect_cnps_lost_for_alpha() {
     let cycles = 5_000_000u64;
     let (na, mean) = (100u32, 102.0);
     let pins = cnp_stream(mean, cycles, 0xA1FA);
-    let mut up = Bench::new();
+    let mut up = Bench::with(SurfRate::new(SurfParams::default()));
     up.cfg(0x000, word0(1020, 15, 5, false));
     up.cfg(0x014, word14(625, na));
     let dut = &mut up.dut;
@@ -1372,7 +1395,7 @@ fn defect_rc_stalls_at_l_minus_1() {
 
 #[test]
 fn defect_rai_wraps_and_rmin_raises_rc_above_line_rate() {
-    let run = |mut b: Bench<SurfRate>| {
+    let run = |mut b: Bench<SurfLimiter>| {
         b.cfg(0x000, word0(1020, 1, 1, false));
         b.cfg(0x004, 0xFFFF_FFFB);
         b.cfg(0x010, 100);
@@ -1569,4 +1592,134 @@ fn defect_read_only_write_answers_okay_during_a_read() {
     );
     assert_eq!((up, ours), (0, 3));
     println!("BRESP of a write to 0x018 taken with a read: upstream {up}, ours {ours} (DECERR)");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Replay of recorded upstream I/O (the per-cycle bridge protocol of the upstream lockstep)
+// ------------------------------------------------------------------------------------------------
+
+/// One recorded cycle: the inputs and the upstream wrapper's outputs.
+struct Recorded {
+    inputs: Inputs,
+    outputs: Outputs,
+    text: String,
+}
+
+fn hex(s: &str) -> u64 {
+    u64::from_str_radix(s, 16).unwrap_or_else(|e| panic!("bad hex {s:?}: {e}"))
+}
+
+/// Parses `I`/`O` line pairs (flags, tdata, tkeep, awaddr, wdata, wstrb, araddr / flags, tdata,
+/// tkeep, rdata, bresp, rresp). Addresses above 16 bits are outside what our ports carry.
+fn parse_io(text: &str) -> Vec<Recorded> {
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("I ") || l.starts_with("O "))
+        .collect();
+    lines
+        .chunks(2)
+        .map(|pair| {
+            let i: Vec<&str> = pair[0].split_whitespace().collect();
+            let o: Vec<&str> = pair[1].split_whitespace().collect();
+            assert!(i[0] == "I" && o[0] == "O", "unpaired lines {pair:?}");
+            let f = hex(i[1]);
+            let bit = |n: u32| f >> n & 1 == 1;
+            let (awaddr, araddr) = (hex(i[4]), hex(i[7]));
+            assert!(awaddr <= 0xFFFF && araddr <= 0xFFFF);
+            let mut inputs = Inputs {
+                rst: bit(0),
+                cnp: bit(1),
+                m_axis_tready: bit(4),
+                ..Inputs::default()
+            };
+            inputs.s_axis.tvalid = bit(2);
+            inputs.s_axis.tlast = bit(3);
+            let data = i[2];
+            for w in 0..4 {
+                let hi = data.len() - 16 * w;
+                inputs.s_axis.tdata[w] = hex(&data[hi - 16..hi]);
+            }
+            inputs.s_axis.tkeep = hex(i[3]);
+            inputs.axil = AxilIn {
+                awaddr: awaddr as u16,
+                awvalid: bit(5),
+                wdata: hex(i[5]) as u32,
+                wstrb: hex(i[6]) as u8,
+                wvalid: bit(6),
+                bready: bit(7),
+                araddr: araddr as u16,
+                arvalid: bit(8),
+                rready: bit(9),
+            };
+            let of: Vec<bool> = o[1].chars().map(|c| c == '1').collect();
+            let resp = |s: &str| u8::from_str_radix(s, 2).unwrap_or(0xFF);
+            let mut m_axis_tdata = [0u64; dcqcn_model::DATA_WORDS];
+            for (w, word) in m_axis_tdata.iter_mut().take(4).enumerate() {
+                let hi = o[2].len() - 16 * w;
+                *word = u64::from_str_radix(&o[2][hi - 16..hi], 16).unwrap_or(u64::MAX);
+            }
+            let outputs = Outputs {
+                s_axil_rvalid: of[0],
+                s_axil_arready: of[1],
+                s_axil_bvalid: of[2],
+                s_axil_wready: of[3],
+                s_axil_awready: of[4],
+                m_axis_tlast: of[5],
+                m_axis_tvalid: of[6],
+                s_axis_tready: of[7],
+                m_axis_tdata,
+                m_axis_tkeep: u64::from_str_radix(o[3], 16).unwrap_or(u64::MAX),
+                s_axil_rdata: hex(o[4]) as u32,
+                s_axil_bresp: resp(o[5]),
+                s_axil_rresp: resp(o[6]),
+            };
+            Recorded {
+                inputs,
+                outputs,
+                text: format!("{}\n{}", pair[0], pair[1]),
+            }
+        })
+        .collect()
+}
+
+/// Replays the recorded runs named in `SURF_IO_TRACES` (paths separated by `:`) on the upstream
+/// model and compares every output port every cycle (the rate side is observed through the
+/// register reads in the stimulus). Run with
+/// `SURF_IO_TRACES=a.txt:b.txt cargo test --release -p dcqcn-model --test surf -- --ignored`.
+#[test]
+#[ignore = "needs recorded upstream runs (SURF_IO_TRACES)"]
+fn recorded_upstream_io_replays_bit_exact() {
+    let paths = std::env::var("SURF_IO_TRACES").expect("SURF_IO_TRACES names the recorded runs");
+    let mut total = 0usize;
+    for path in paths.split(':') {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let rec = parse_io(&text);
+        assert!(!rec.is_empty(), "{path}: no cycles");
+        let mut dut = SurfLimiter::new(SurfParams::default());
+        let (mut all_ports, mut first_stream_diff) = (0usize, None);
+        for (k, r) in rec.iter().enumerate() {
+            let got = dut.step(&r.inputs);
+            assert_eq!(
+                axil_of(&got),
+                axil_of(&r.outputs),
+                "{path}: cycle {k}: the AXI4-Lite ports differ\n{}\nprobe after: {:?}",
+                r.text,
+                dut.probe()
+            );
+            if got == r.outputs {
+                all_ports += 1;
+            } else if first_stream_diff.is_none() {
+                first_stream_diff = Some((k, got, r.text.clone()));
+            }
+        }
+        println!(
+            "{path}: {} cycles; AXI4-Lite ports match in all, every port in {all_ports}",
+            rec.len()
+        );
+        total += rec.len();
+        if let Some((k, got, text)) = first_stream_diff {
+            panic!("{path}: cycle {k}: the stream ports differ\n{text}\nmodel: {got:?}");
+        }
+    }
+    println!("{total} cycles match");
 }

@@ -13,13 +13,15 @@
 //!   flags, the sticky enables, `incReset`, the overseer state, the AXI4-Lite response registers;
 //! - `rate_dec.rs`, `alpha.rs`, `rate_inc.rs`: the three timer processes (periods `Nd + 3`,
 //!   `Na + 2`, `Ni + 3`);
-//! - `axil.rs`: the wrapper's AXI4-Lite shim (strobes forced to 0xF) and the register endpoint.
+//! - `axil.rs`: the wrapper's AXI4-Lite shim (strobes forced to 0xF) and the register endpoint;
+//! - `datapath.rs`: the token bucket and the store-and-forward data path.
 //!
-//! [`SurfRate`] is everything but the token bucket and the data path; the data path takes `Rc` of
-//! each cycle and nothing else from it.
+//! [`SurfRate`] is everything but the token bucket and the data path; [`SurfLimiter`] composes it
+//! with [`datapath::Datapath`], which takes `Rc` of each cycle and nothing else from the rate side.
 
 pub mod alpha;
 pub mod axil;
+pub mod datapath;
 pub mod overseer;
 pub mod rate_dec;
 pub mod rate_inc;
@@ -31,7 +33,8 @@ pub use rate_dec::{DecIn, DecOut, SurfRateDec};
 pub use rate_inc::{IncIn, IncOut, SurfRateInc};
 pub use sync::{CnpCounter, CnpEdge, CntRstEdge};
 
-use crate::AxilIn;
+use crate::{AxilIn, Inputs, Outputs};
+use datapath::Datapath;
 
 /// The block's generics as the wrapper sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,5 +200,67 @@ impl SurfRate {
             alpha: self.regs.alpha,
             cnp_cnt: self.regs.cnp_cnt,
         }
+    }
+}
+
+/// The whole upstream wrapper: the rate side and the data path, one clock, 32-byte beats.
+#[derive(Clone, Debug)]
+pub struct SurfLimiter {
+    rate: SurfRate,
+    datapath: Datapath,
+}
+
+impl SurfLimiter {
+    /// The wrapper's beat width in bytes.
+    pub const DATA_BYTES: u32 = 32;
+
+    /// Power-up state: every signal at its declared initial value.
+    pub fn new(p: SurfParams) -> SurfLimiter {
+        SurfLimiter {
+            rate: SurfRate::new(p),
+            datapath: Datapath::new(&p),
+        }
+    }
+
+    /// One cycle: the outputs of this cycle (sampled before the clock edge), then the edge.
+    /// `s_axis.tdata` words 4..7 and `tkeep` bits 32..63 are not wrapper ports and are ignored;
+    /// `m_axis_tdata` words 4..7 and `m_axis_tkeep` bits 32..63 are 0.
+    pub fn step(&mut self, i: &Inputs) -> Outputs {
+        // The token calculator reads Rc of this cycle: take it before the rate side's edge.
+        let rc = self.rate.rc();
+        let d = self.datapath.step(i.rst, rc, &i.s_axis, i.m_axis_tready);
+        let a = self.rate.step(i.rst, i.cnp, &i.axil);
+        let mut m_axis_tdata = [0u64; crate::DATA_WORDS];
+        m_axis_tdata[..4].copy_from_slice(&d.m_axis_tdata);
+        Outputs {
+            s_axis_tready: d.s_axis_tready,
+            m_axis_tvalid: d.m_axis_tvalid,
+            m_axis_tdata,
+            m_axis_tkeep: u64::from(d.m_axis_tkeep),
+            m_axis_tlast: d.m_axis_tlast,
+            s_axil_awready: a.awready,
+            s_axil_wready: a.wready,
+            s_axil_bvalid: a.bvalid,
+            s_axil_bresp: a.bresp,
+            s_axil_arready: a.arready,
+            s_axil_rvalid: a.rvalid,
+            s_axil_rdata: a.rdata,
+            s_axil_rresp: a.rresp,
+        }
+    }
+
+    /// Register values during the cycle after the last step.
+    pub fn probe(&self) -> SurfProbe {
+        self.rate.probe()
+    }
+
+    /// The rate side (its registers are public, for tests and reports).
+    pub fn rate(&self) -> &SurfRate {
+        &self.rate
+    }
+
+    /// The data path (its registers are public, for tests and reports).
+    pub fn datapath(&self) -> &Datapath {
+        &self.datapath
     }
 }
