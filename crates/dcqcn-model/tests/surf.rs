@@ -1061,7 +1061,9 @@ fn bypass_forces_line_rate_one_cycle_after_the_bit_and_the_processes_keep_runnin
     b.pulse(c2);
     b.run_to(c2 + nd + 12);
     let u0 = c0 + 6 + nd;
-    let first_u = (c2 + 4..).find(|&u| (u - u0).is_multiple_of(nd + 3)).unwrap();
+    let first_u = (c2 + 4..)
+        .find(|&u| (u - u0).is_multiple_of(nd + 3))
+        .unwrap();
     let ch = b.changes(c2, b.cycle, rc);
     assert_eq!(ch[0].0, first_u + 3);
     assert_eq!(ch[0].1, decreased(L, u32::from(b.at(first_u).alpha), 1));
@@ -1602,7 +1604,21 @@ fn defect_read_only_write_answers_okay_during_a_read() {
 struct Recorded {
     inputs: Inputs,
     outputs: Outputs,
+    /// Which stream outputs were known (0 or 1 in every bit): tvalid, tready, tlast, tdata, tkeep.
+    /// The simulator shows X for the data FIFO's never-written memory behind an invalid beat.
+    known: [bool; 5],
     text: String,
+}
+
+/// `got` equals the recorded outputs wherever the recording knows the value.
+fn matches(got: &Outputs, r: &Recorded) -> bool {
+    let e = &r.outputs;
+    axil_of(got) == axil_of(e)
+        && (!r.known[0] || got.m_axis_tvalid == e.m_axis_tvalid)
+        && (!r.known[1] || got.s_axis_tready == e.s_axis_tready)
+        && (!r.known[2] || got.m_axis_tlast == e.m_axis_tlast)
+        && (!r.known[3] || got.m_axis_tdata == e.m_axis_tdata)
+        && (!r.known[4] || got.m_axis_tkeep == e.m_axis_tkeep)
 }
 
 fn hex(s: &str) -> u64 {
@@ -1673,9 +1689,20 @@ fn parse_io(text: &str) -> Vec<Recorded> {
                 s_axil_bresp: resp(o[5]),
                 s_axil_rresp: resp(o[6]),
             };
+            let bit_known = |c: char| c == '0' || c == '1';
+            let hex_known = |t: &str| t.chars().all(|c| c.is_ascii_hexdigit());
+            let flags: Vec<char> = o[1].chars().collect();
+            let known = [
+                bit_known(flags[6]),
+                bit_known(flags[7]),
+                bit_known(flags[5]),
+                hex_known(o[2]),
+                hex_known(o[3]),
+            ];
             Recorded {
                 inputs,
                 outputs,
+                known,
                 text: format!("{}\n{}", pair[0], pair[1]),
             }
         })
@@ -1696,7 +1723,7 @@ fn recorded_upstream_io_replays_bit_exact() {
         let rec = parse_io(&text);
         assert!(!rec.is_empty(), "{path}: no cycles");
         let mut dut = SurfLimiter::new(SurfParams::default());
-        let (mut all_ports, mut first_stream_diff) = (0usize, None);
+        let (mut all_ports, mut unknown, mut first_stream_diff) = (0usize, 0usize, None);
         for (k, r) in rec.iter().enumerate() {
             let got = dut.step(&r.inputs);
             assert_eq!(
@@ -1706,14 +1733,16 @@ fn recorded_upstream_io_replays_bit_exact() {
                 r.text,
                 dut.probe()
             );
-            if got == r.outputs {
+            unknown += usize::from(r.known.contains(&false));
+            if matches(&got, r) {
                 all_ports += 1;
             } else if first_stream_diff.is_none() {
                 first_stream_diff = Some((k, got, r.text.clone()));
             }
         }
         println!(
-            "{path}: {} cycles; AXI4-Lite ports match in all, every port in {all_ports}",
+            "{path}: {} cycles; AXI4-Lite ports match in all, every port in {all_ports} \
+             ({unknown} cycles with an unknown (X/U) stream output, compared where known)",
             rec.len()
         );
         total += rec.len();
