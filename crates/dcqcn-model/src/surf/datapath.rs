@@ -340,47 +340,60 @@ impl Pipeline {
         &self.cells[PIPE_CELLS - 1]
     }
 
-    /// The clock edge: `input` is the FIFO's output (captured when `ready` was high, valid or
-    /// not), `m_ready` the bucket's ready.
+    /// The clock edge: the FIFO's output (`in_valid`, `input`) is captured when `ready` was
+    /// high, valid or not; `m_ready` is the bucket's ready. In place, cells from the top down.
     #[inline(always)]
-    pub fn next(&mut self, rst: bool, input: Cell, m_ready: bool) {
+    pub fn next(&mut self, rst: bool, in_valid: bool, input: &Beat, m_ready: bool) {
         if rst {
             *self = Pipeline::RESET;
             return;
         }
-        let r = *self;
         const TOP: usize = PIPE_CELLS - 1;
-        if !r.cells[TOP].valid || m_ready {
+        let was_ready = self.ready;
+        let skid_valid = self.cells[0].valid;
+        if !self.cells[TOP].valid || m_ready {
             for i in (2..=TOP).rev() {
-                self.cells[i] = r.cells[i - 1];
+                self.cells[i] = self.cells[i - 1];
             }
-            if !r.cells[0].valid {
+            if !skid_valid {
                 self.ready = true;
-                if r.ready {
-                    self.cells[1] = input;
+                if was_ready {
+                    self.cells[1] = Cell {
+                        valid: in_valid,
+                        beat: *input,
+                    };
                 } else {
                     self.cells[1].valid = false;
                 }
             } else {
-                self.cells[1] = r.cells[0];
-                if r.ready {
+                self.cells[1] = self.cells[0];
+                if was_ready {
                     self.ready = false;
-                    self.cells[0] = input;
+                    self.cells[0] = Cell {
+                        valid: in_valid,
+                        beat: *input,
+                    };
                 } else {
                     self.ready = true;
                     self.cells[0].valid = false;
                 }
             }
         } else {
+            // The output cell holds: fill the skid cell, close one gap per cell (decided on the
+            // valid bits before the edge).
+            let valid: [bool; PIPE_CELLS] = core::array::from_fn(|i| self.cells[i].valid);
             self.ready = false;
-            if r.ready {
-                self.cells[0] = input;
-            } else if !r.cells[0].valid {
+            if was_ready {
+                self.cells[0] = Cell {
+                    valid: in_valid,
+                    beat: *input,
+                };
+            } else if !skid_valid {
                 self.ready = true;
             }
             for i in (1..TOP).rev() {
-                if !r.cells[i].valid && r.cells[i - 1].valid {
-                    self.cells[i] = r.cells[i - 1];
+                if !valid[i] && valid[i - 1] {
+                    self.cells[i] = self.cells[i - 1];
                     self.cells[i - 1].valid = false;
                 }
             }
@@ -663,14 +676,8 @@ impl Datapath {
             .bucket
             .step(rst, &head, self.sizes.dout, self.calc.bpc, m_tready);
         let take = self.pipe.ready;
-        self.pipe.next(
-            rst,
-            Cell {
-                valid: ing.valid,
-                beat: self.ingress.dout,
-            },
-            b.s_ready,
-        );
+        self.pipe
+            .next(rst, ing.valid, &self.ingress.dout, b.s_ready);
         // The size FIFO writes the monitor's registered strobe and size of this cycle.
         let (report, size) = (self.mon.update_q, self.mon.size_q);
         self.events = StepEvents {
