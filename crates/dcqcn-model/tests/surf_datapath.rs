@@ -480,3 +480,21 @@ fn reset_restores_the_free_first_frame_and_empty_bucket() {
         (0, false, 0, 0, 0)
     );
 }
+
+#[test]
+fn bucket_released_before_the_token_rate_is_defined_starts_full() {
+    // The token calculator has no reset: its registers hold a value from the second edge after
+    // power-up. A bucket that counts before that compares with an undefined increment, which
+    // upstream's simulation takes as "no room", so the count jumps to the cap.
+    let idle = AxisIn::default();
+    let mut dp = Datapath::new(&params());
+    dp.step(true, L, &idle, true);
+    dp.step(false, L, &idle, true);
+    assert_eq!(dp.probe().count, BUCKET_CAP);
+    // Held in reset for the first two cycles, the bucket starts from 0 and counts 8 B/clk.
+    let mut dp = Datapath::new(&params());
+    dp.step(true, L, &idle, true);
+    dp.step(true, L, &idle, true);
+    dp.step(false, L, &idle, true);
+    assert_eq!(dp.probe().count, 8 << 16);
+}

@@ -32,10 +32,11 @@
 //!
 //! Reset (`axisRst`, synchronous, active high) clears the pointer, flag and state registers; the
 //! RAMs, the RAM latches and output registers, the token calculator and the frame monitor's
-//! update register keep their values, as upstream. Values upstream powers up undefined ('U' in
-//! simulation: the token calculator's registers, the FIFO output registers) are 0 here; they are
-//! visible only on data ports while `m_axis_tvalid` is low, or if reset is not held for the first
-//! two cycles.
+//! update register keep their values, as upstream. Registers upstream powers up undefined ('U' in
+//! simulation): the token calculator's are modelled as undefined until loaded (a bucket that
+//! counts while `byte_per_clk` is still undefined, i.e. reset released before cycle 2, jumps to
+//! the cap, as upstream simulates; an FPGA's registers would power up 0 instead); the FIFO output
+//! registers are 0 here, visible only on the data ports while `m_axis_tvalid` is low.
 
 use super::SurfParams;
 use crate::AxisIn;
@@ -83,13 +84,17 @@ impl Beat {
     }
 }
 
-/// Q16.16 bytes per clock of Rc: two registers, no reset.
+/// Q16.16 bytes per clock of Rc: two registers, no reset, undefined until first loaded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TokenCalc {
     /// `Rc * K`, loaded every edge.
     pub product: u64,
     /// `product >> 32`, loaded every edge: the bucket's increment.
     pub bpc: u32,
+    /// The registers hold a value (false at power-up: upstream's simulation shows 'X', and the
+    /// bucket's cap comparison with it is false, so a bucket counting then jumps to the cap).
+    pub product_defined: bool,
+    pub bpc_defined: bool,
 }
 
 impl TokenCalc {
@@ -97,7 +102,9 @@ impl TokenCalc {
     #[inline(always)]
     pub fn next(&mut self, rc: u32, k: u32) {
         self.bpc = (self.product >> 32) as u32;
+        self.bpc_defined = self.product_defined;
         self.product = u64::from(rc) * u64::from(k);
+        self.product_defined = true;
     }
 }
 
@@ -533,9 +540,17 @@ impl Bucket {
     };
 
     /// Combinational outputs and the next registers: `s` the pipeline's output cell, `size` the
-    /// size FIFO's output, `bpc` the token increment, `m_ready` the master port's ready.
+    /// size FIFO's output, `bpc` the token increment (`None`: undefined, see [`TokenCalc`]),
+    /// `m_ready` the master port's ready.
     #[inline(always)]
-    pub fn step(&mut self, rst: bool, s: &Cell, size: u32, bpc: u32, m_ready: bool) -> BucketOut {
+    pub fn step(
+        &mut self,
+        rst: bool,
+        s: &Cell,
+        size: u32,
+        bpc: Option<u32>,
+        m_ready: bool,
+    ) -> BucketOut {
         let r = *self;
         let need = u64::from(size) << 16;
         let mut o = BucketOut {
@@ -568,10 +583,11 @@ impl Bucket {
                 self.go_idle = true;
             }
         }
-        self.count = if BUCKET_CAP.wrapping_sub(r.count) & 0xFFFF_FFFF_FFFF > u64::from(bpc) {
-            (r.count + u64::from(bpc)) & 0xFFFF_FFFF_FFFF
-        } else {
-            BUCKET_CAP
+        self.count = match bpc {
+            Some(bpc) if BUCKET_CAP.wrapping_sub(r.count) & 0xFFFF_FFFF_FFFF > u64::from(bpc) => {
+                (r.count + u64::from(bpc)) & 0xFFFF_FFFF_FFFF
+            }
+            _ => BUCKET_CAP,
         };
         if o.admit {
             self.count = self.count.wrapping_sub(need) & 0xFFFF_FFFF_FFFF;
@@ -672,9 +688,8 @@ impl Datapath {
             m_axis_tlast: self.bucket.m.last,
         };
         let head = *self.pipe.out();
-        let b = self
-            .bucket
-            .step(rst, &head, self.sizes.dout, self.calc.bpc, m_tready);
+        let bpc = self.calc.bpc_defined.then_some(self.calc.bpc);
+        let b = self.bucket.step(rst, &head, self.sizes.dout, bpc, m_tready);
         let take = self.pipe.ready;
         self.pipe
             .next(rst, ing.valid, &self.ingress.dout, b.s_ready);
