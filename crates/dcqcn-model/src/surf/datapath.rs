@@ -2,8 +2,9 @@
 //! cycle-exact at the ports: `s_axis_tready`, `m_axis_t{valid,data,keep,last}` for the inputs
 //! `axisRst`, Rc, `s_axis_*` and `m_axis_tready`, at the upstream wrapper's 32-byte beats.
 //!
-//! A model written from the upstream VHDL's behaviour (no upstream code here). Its parts, each a state struct with its reset, the
-//! combinational values of a cycle and the clock edge, as in `block.rs`:
+//! A model written from the upstream VHDL's behaviour (no upstream code here). Its parts, each a
+//! state struct with its reset, the combinational values of a cycle and the clock edge, as in
+//! `block.rs`:
 //!
 //! - [`TokenCalc`]: `byte_per_clk` (Q16.16) = `(Rc * K) >> 32`, `K = round(2^48 / f_clk)`,
 //!   through two registers (the product, then the shift) that no reset touches.
@@ -13,7 +14,7 @@
 //!   pointer registers whose occupancy count keeps the latched entry until it reaches the output
 //!   register, `s_axis_tready` = not almost-full (count >= 4094, registered; also low in the first
 //!   cycle after reset), and the frame gate: a 4096-entry end-of-frame FIFO (distributed RAM, so
-//!   valid one cycle after a write) and an in-frame flag that lets the data out only while a whole
+//!   valid two cycles after a write) and an in-frame flag that lets the data out only while a whole
 //!   frame is inside (or the data FIFO is almost full), cleared for a cycle after each frame's
 //!   last beat is read.
 //! - [`Pipeline`]: the 8-stage output pipeline (ten cells with a skid cell and a registered
@@ -43,7 +44,7 @@ use crate::AxisIn;
 
 /// Bytes of a beat at the upstream wrapper's stream width.
 pub const BEAT_BYTES: u32 = 32;
-/// Data FIFO depth (entries of one beat) and its address mask.
+/// Data FIFO depth (entries of one beat).
 pub const DATA_FIFO_DEPTH: usize = 4096;
 /// Size FIFO depth.
 pub const SIZE_FIFO_DEPTH: usize = 64;
