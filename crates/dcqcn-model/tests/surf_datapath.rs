@@ -498,3 +498,31 @@ fn bucket_released_before_the_token_rate_is_defined_starts_full() {
     dp.step(false, L, &idle, true);
     assert_eq!(dp.probe().count, 8 << 16);
 }
+
+#[test]
+fn ingress_stops_when_the_data_fifo_is_almost_full() {
+    // Sink stalled from reset: the free first frame's first beat sits in the bucket's output
+    // register, and the FIFO, its output register and the pipeline fill until the FIFO's count
+    // reaches 4094 (almost full, registered): then s_axis_tready stays low.
+    let mut b = Bench::new(vec![1000; 300], RESET_CYCLES);
+    let mut ready_at = Vec::new();
+    for _ in 0..4600 {
+        let o = b.step_with(L, false);
+        ready_at.push(o.s_axis_tready);
+    }
+    let accepted = b.ingress.len();
+    let p = b.dp.probe();
+    assert_eq!(p.pipe_beats, 10, "the output pipeline is full");
+    assert_eq!(
+        p.fifo_beats, 4095,
+        "4094 in the RAM (with the latched one) and the output register"
+    );
+    assert_eq!(
+        accepted as u32,
+        p.fifo_beats + p.pipe_beats + 1,
+        "plus the beat held at the output"
+    );
+    let last_ready = ready_at.iter().rposition(|&r| r).unwrap() as u64;
+    assert!(ready_at[last_ready as usize + 1..].iter().all(|&r| !r));
+    assert!(b.egress.is_empty());
+}
