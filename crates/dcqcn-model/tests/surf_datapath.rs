@@ -526,3 +526,47 @@ fn ingress_stops_when_the_data_fifo_is_almost_full() {
     assert!(ready_at[last_ready as usize + 1..].iter().all(|&r| !r));
     assert!(b.egress.is_empty());
 }
+
+#[test]
+fn rc_changes_only_the_accrual() {
+    // 32 B frames every 4 cycles at L; at L / 2 (4 B/clk) every 8; at 0 the head frame waits.
+    let mut b = Bench::new(vec![32; 20_000], RESET_CYCLES);
+    b.run(4000, L);
+    b.run(4000, L / 2);
+    let starts = b.frame_starts();
+    let at = |lo: u64, hi: u64| -> Vec<u64> {
+        let s: Vec<u64> = starts
+            .iter()
+            .copied()
+            .filter(|&c| c > lo && c < hi)
+            .collect();
+        s.windows(2).map(|w| w[1] - w[0]).collect()
+    };
+    assert!(at(1000, 4000).iter().all(|&g| g == 4));
+    assert!(at(5000, 8000).iter().all(|&g| g == 8));
+    // A 4 KiB frame admitted just before Rc drops to 0 still leaves whole, back to back; then
+    // nothing more is admitted and the count stays where the charge left it.
+    let mut b = Bench::new(vec![64, 4096, 4096], RESET_CYCLES);
+    let mut cut = None;
+    for _ in 0..3000 {
+        let rc = if cut.is_some() { 0 } else { L };
+        b.step_with(rc, true);
+        if cut.is_none() && !b.admits.is_empty() {
+            cut = Some(b.cycle);
+        }
+    }
+    let cut = cut.unwrap();
+    assert_eq!(b.admits.len(), 1);
+    let second: Vec<u64> = b.egress.iter().skip(2).take(128).map(|e| e.cycle).collect();
+    assert_eq!(second.len(), 128);
+    assert_eq!(
+        second[127] - second[0],
+        127,
+        "sent whole at one beat per cycle"
+    );
+    assert!(second[0] > cut);
+    let count = b.dp.probe().count;
+    b.run(1000, 0);
+    assert_eq!(b.dp.probe().count, count, "no accrual at Rc = 0");
+    assert_eq!(b.egress.len(), 2 + 128);
+}
