@@ -214,6 +214,13 @@ impl Coverage {
         }
     }
 
+    /// Takes the registers before a run's first cycle (the model as the run starts: from reset
+    /// or from an injected state), so that the edge bins see the first cycle too (an injected
+    /// timer at its top value expires in it).
+    pub fn start(&mut self, m: &RateLimiter) {
+        self.prev = Some(Prev::of(m));
+    }
+
     /// Records campaign case `index` as the first to hit each bin this run hit (earlier cases
     /// keep theirs when merged).
     pub fn mark_case(&mut self, index: u64) {
@@ -280,8 +287,8 @@ impl Coverage {
         self.sample_edges(i, m);
     }
 
-    /// The edge bins: each register against its value one cycle earlier (none before the first
-    /// sampled cycle of a run, so a corner in cycle 0 is not counted).
+    /// The edge bins: each register against its value one cycle earlier (from the first cycle on
+    /// when the run called [`Coverage::start`], else from the second).
     fn sample_edges(&mut self, i: &Inputs, m: &RateLimiter) {
         let now = Prev::of(m);
         let Some(p) = self.prev.replace(now) else {
@@ -412,6 +419,7 @@ mod tests {
         let mut m = RateLimiter::new(p);
         state(m.state_mut());
         let mut cov = Coverage::new();
+        cov.start(&m);
         let i = Inputs {
             cnp,
             s_axis: AxisIn {
@@ -469,13 +477,27 @@ mod tests {
             10,
             |_| {},
         );
-        assert_eq!(edge(&one_g, "rates_1g"), 9, "every cycle after the first");
+        assert_eq!(edge(&one_g, "rates_1g"), 10, "every cycle");
         assert_eq!(edge(&one_g, "rates_10g") + edge(&one_g, "rates_25g"), 0);
         assert_eq!(one_g.edge_covered(), 1);
         assert_eq!(
             one_g.covered(),
             one_g.hits.iter().filter(|&&n| n > 0).count()
         );
+    }
+
+    #[test]
+    fn a_timer_injected_at_its_top_value_expires_in_the_first_cycle() {
+        let p = Params::default();
+        let top = |timer: u16| {
+            run(p, false, 3, move |s| {
+                s.active = true;
+                s.alpha.alpha_timer = timer;
+            })
+        };
+        assert_eq!(edge(&top(0xFFFF), "alpha_timer_at_top"), 1);
+        // 0xFFFE expires too (interval <= 0xFFFF), but not at the top value
+        assert_eq!(edge(&top(0xFFFE), "alpha_timer_at_top"), 0);
     }
 
     #[test]
