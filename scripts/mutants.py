@@ -564,63 +564,113 @@ def pct(k, n):
     return f"{k}/{n} ({100.0 * k / n:.1f}%)" if n else "-"
 
 
+def case_rate(rows):
+    """Cases per second of one fuzz run on this machine during the campaign: the median over the
+    runs that used their whole budget (survivors), else None."""
+    r = sorted(x["cases"] / x["seconds"] for row in rows for x in (row["after"], row["before"])
+               if x and x["status"] == "survived" and x.get("cases") and x["seconds"] > 0)
+    return r[len(r) // 2] if r else None
+
+
+def detect_s(x, rate):
+    """Seconds of fuzzing until the failing case was found: the cases before it and itself (one
+    job: case n is the (n + 1)-th), at `rate` cases per second. The wall time of a killed run also
+    holds the shrinking of the failing case, which is not time to kill."""
+    if x is None or x["status"] != "killed" or x.get("case") is None or not rate:
+        return None
+    return (x["case"] + 1) / rate
+
+
 def summary(rows, args):
     lines = []
-    before_s = args.before_seconds
-    have_before = before_s > 0
+    have_before = any(r.get("before") for r in rows)
+    rate = case_rate(rows)
 
-    def killed_by(r, which, within):
+    def killed(r, which):
         x = r.get(which)
-        return x is not None and x["status"] == "killed" and x["seconds"] <= within
+        return x is not None and x["status"] == "killed"
 
     def table(key, title):
         lines.append(f"\nby {title}:")
-        hdr = f"  {title:<18} {'mutants':>7} {'equiv':>5}  {'after (' + str(int(args.seconds)) + ' s)':<18}"
+        hdr = f"  {title:<18} {'mutants':>7} {'equiv':>5}  {'after':<16}"
         if have_before:
-            hdr += f" {'after <= ' + str(int(before_s)) + ' s':<18} {'before (' + str(int(before_s)) + ' s)':<18}"
+            hdr += f" {'before':<16}"
         lines.append(hdr)
         for k in sorted({r[key] for r in rows}):
             sel = [r for r in rows if r[key] == k]
             scored = [r for r in sel if r["equivalent"] is None]
-            a = sum(1 for r in scored if r["after"]["status"] == "killed")
-            row = f"  {k:<18} {len(sel):>7} {len(sel) - len(scored):>5}  {pct(a, len(scored)):<18}"
+            a = sum(1 for r in scored if killed(r, "after"))
+            row = f"  {k:<18} {len(sel):>7} {len(sel) - len(scored):>5}  {pct(a, len(scored)):<16}"
             if have_before:
-                a2 = sum(1 for r in scored if killed_by(r, "after", before_s))
-                b = sum(1 for r in scored if killed_by(r, "before", before_s))
-                row += f" {pct(a2, len(scored)):<18} {pct(b, len(scored)):<18}"
+                b = sum(1 for r in scored if killed(r, "before"))
+                row += f" {pct(b, len(scored)):<16}"
             lines.append(row)
 
     table("block", "block")
     table("category", "category")
     table("kind", "kind")
     scored = [r for r in rows if r["equivalent"] is None]
-    times = sorted(r["after"]["seconds"] for r in scored if r["after"]["status"] == "killed")
-    k = len(times)
-    if times:
-        lines.append(f"\ntime to kill (after): median {times[k // 2]:.1f} s, 90th percentile "
-                     f"{times[min(k - 1, (9 * k) // 10)]:.1f} s, max {times[-1]:.1f} s (wall, {args.jobs} runs at a time)")
-    inj = sum(1 for r in scored if r["after"]["status"] == "killed" and r["after"].get("injected"))
+    for which in ("after", "before") if have_before else ("after",):
+        cases = sorted(r[which]["case"] for r in scored if killed(r, which) and r[which].get("case") is not None)
+        if cases:
+            k = len(cases)
+            med, p90, mx = cases[k // 2], cases[min(k - 1, (9 * k) // 10)], cases[-1]
+            est = (f"; at {rate:.1f} cases/s per run here, about {(med + 1) / rate:.1f} s, "
+                   f"{(p90 + 1) / rate:.1f} s, {(mx + 1) / rate:.1f} s of fuzzing") if rate else ""
+            lines.append(f"\ntime to kill ({which}): failing case number median {med}, 90th percentile {p90}, "
+                         f"max {mx} (case n is the (n + 1)-th case of the run){est}")
+    inj = sum(1 for r in scored if killed(r, "after") and r["after"].get("injected"))
     rates = {}
     for r in scored:
-        if r["after"]["status"] == "killed":
+        if killed(r, "after"):
             v = r["after"].get("variant") or ""
             m = re.search(r"-(1g|25g|lmax)$", v)
             rates[m.group(1) if m else "10g"] = rates.get(m.group(1) if m else "10g", 0) + 1
     lines.append(f"killing case (after): {inj} from an injected state; by rate set " +
                  ", ".join(f"{k} {v}" for k, v in sorted(rates.items())))
-    a = sum(1 for r in scored if r["after"]["status"] == "killed")
+    a = sum(1 for r in scored if killed(r, "after"))
     total = (f"TOTAL: {len(rows)} mutants, {len(rows) - len(scored)} provably equivalent (not run); "
              f"after: killed {pct(a, len(scored))} within {args.seconds:.0f} s each")
     if have_before:
-        a2 = sum(1 for r in scored if killed_by(r, "after", before_s))
-        b = sum(1 for r in scored if killed_by(r, "before", before_s))
-        only_after = [r["name"] for r in scored if killed_by(r, "after", args.seconds) and not killed_by(r, "before", before_s)]
-        only_before = [r["name"] for r in scored if killed_by(r, "before", before_s) and not killed_by(r, "after", args.seconds)]
-        total += (f"; same {before_s:.0f} s budget: before {pct(b, len(scored))}, after {pct(a2, len(scored))}"
+        b = sum(1 for r in scored if killed(r, "before"))
+        only_after = [r["name"] for r in scored if killed(r, "after") and not killed(r, "before")]
+        only_before = [r["name"] for r in scored if killed(r, "before") and not killed(r, "after")]
+        total += (f"; before: killed {pct(b, len(scored))} within {args.before_seconds:.0f} s each"
                   f"\nkilled after but not before: {', '.join(only_after) or 'none'}"
                   f"\nkilled before but not after: {', '.join(only_before) or 'none'}")
     lines.append(total)
     return lines
+
+
+def render(rows, args, build_s, fuzz_s):
+    rate = case_rate(rows)
+    have_before = any(r.get("before") for r in rows)
+    lines = [f"{'mutant':<48} {'category':<9} {'after':<9} {'case':>5} {'~s':>5} {'rates':<5} {'inj':<3}"
+             + ("  before    case" if have_before else "") + "  first field"]
+    for r in rows:
+        a, b = r["after"], r.get("before")
+        v = a.get("variant") or ""
+        rs = re.search(r"-(1g|25g|lmax)$", v)
+        d = detect_s(a, rate)
+        line = (f"{r['name']:<48} {r['category']:<9} {a['status']:<9} "
+                f"{a.get('case') if a.get('case') is not None else '':>5} "
+                f"{f'{d:.1f}' if d is not None else '':>5} "
+                f"{(rs.group(1) if rs else ('10g' if a['status'] == 'killed' else '')):<5} "
+                f"{('yes' if a.get('injected') else 'no') if a['status'] == 'killed' else '':<3}")
+        if have_before:
+            line += (f"  {b['status']:<9} {b.get('case') if b.get('case') is not None else '':>4}" if b else "  -" + " " * 13)
+        line += f"  {a.get('field', '')}{a.get('error', '')}"
+        lines.append(line)
+    lines += summary(rows, args)
+    lines.append(f"(hdl {args.hdl}, sample seed {args.sample_seed}, fuzz seed {args.seed}, "
+                 f"{args.cycles} cycles per case, rates 10g{',' + args.rates if args.rates else ''}; "
+                 f"build {build_s:.0f} s, fuzzing {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
+    for r in rows:
+        if r["after"]["status"] != "killed":
+            lines.append(f"\n{r['after']['status']}: {r['name']} ({r['file']}:{r['line']}, {r['category']}, "
+                         f"{r['kind']}{'; ' + r['equivalent'] if r['equivalent'] else ''})\n- "
+                         + r["old"].replace("\n", "\n- ") + "\n+ " + r["new"].replace("\n", "\n+ "))
+    return "\n".join(lines)
 
 
 def report_sites(hdl, cands):
@@ -653,9 +703,20 @@ def main():
                     help="beat widths of the correct variants built beside the mutants (DCQCN_WIDTHS); "
                          "8,32,64 lets the same binary run the default campaign and make cosim")
     ap.add_argument("--list", action="store_true", help="print the sample (no build, no run)")
+    ap.add_argument("--report", action="store_true", help="render the report again from results.json")
     args = ap.parse_args()
     global OUT
     OUT = ROOT / "target" / {"sv": "mutants", "vhdl": "mutants-vhdl", "both": "mutants-both"}[args.hdl]
+
+    if args.report:
+        data = json.loads((OUT / "results.json").read_text())
+        rows = data["rows"] if isinstance(data, dict) else data
+        build_s, fuzz_s = (data.get("build_s", 0), data.get("fuzz_s", 0)) if isinstance(data, dict) else (0, 0)
+        report = render(rows, args, build_s, fuzz_s)
+        (OUT / "report.txt").write_text(report + "\n")
+        print(report)
+        k, n = rate(rows)
+        return 0 if k * 100 >= 95 * max(1, n) else 1
 
     picked = []
     if args.hdl in ("sv", "both"):
@@ -743,32 +804,9 @@ def main():
         if r["equivalent"]:
             r["after"] = {"status": "equivalent", "seconds": 0.0}
 
-    lines = [f"{'mutant':<48} {'category':<9} {'after':<9} {'time':>6} {'case':>5} {'rates':<5} {'inj':<3}"
-             + ("  before    time" if args.before_seconds > 0 else "") + "  first field"]
-    for r in rows:
-        a, b = r["after"], r["before"]
-        v = a.get("variant") or ""
-        rs = re.search(r"-(1g|25g|lmax)$", v)
-        line = (f"{r['name']:<48} {r['category']:<9} {a['status']:<9} {a['seconds']:>5.1f}s "
-                f"{a.get('case') if a.get('case') is not None else '':>5} "
-                f"{(rs.group(1) if rs else ('10g' if a['status'] == 'killed' else '')):<5} "
-                f"{('yes' if a.get('injected') else 'no') if a['status'] == 'killed' else '':<3}")
-        if args.before_seconds > 0:
-            line += f"  {b['status'] if b else '-':<9} {b['seconds'] if b else 0:>5.1f}s" if b else "  -"
-        line += f"  {a.get('field', '')}{a.get('error', '')}"
-        lines.append(line)
-    lines += summary(rows, args)
-    lines.append(f"(hdl {args.hdl}, sample {len(rows)} seed {args.sample_seed}, fuzz seed {args.seed}, "
-                 f"{args.cycles} cycles per case, rates 10g{',' + args.rates if args.rates else ''}; "
-                 f"build {build_s:.0f} s, fuzzing {fuzz_s:.0f} s)")
-    for r in rows:
-        if r["after"]["status"] not in ("killed",):
-            lines.append(f"\n{r['after']['status']}: {r['name']} ({r['file']}:{r['line']}, {r['category']}, "
-                         f"{r['kind']}{'; ' + r['equivalent'] if r['equivalent'] else ''})\n- "
-                         + r["old"].replace("\n", "\n- ") + "\n+ " + r["new"].replace("\n", "\n+ "))
-    report = "\n".join(lines)
+    report = render(rows, args, build_s, fuzz_s)
     (OUT / "report.txt").write_text(report + "\n")
-    (OUT / "results.json").write_text(json.dumps(rows, indent=1) + "\n")
+    (OUT / "results.json").write_text(json.dumps({"build_s": build_s, "fuzz_s": fuzz_s, "rows": rows}, indent=1) + "\n")
     print(report)
     k, n = rate(rows)
     return 0 if k * 100 >= 95 * max(1, n) else 1
