@@ -124,8 +124,10 @@ formal-negative: deps
 	python3 scripts/formal.py --data-bytes 8 --work target/formal/neg-vhdl-cnt-stall-no-reset --expect-fail \
 	  --mutant verilator/mutants/vhdl-cnt-stall-no-reset.toml --expect-differ next:u_regs.r.cnt.cnt_stall
 
-# make mutants: MUTANTS generated mutants, each fuzzed for up to MUTANT_SECONDS (report in
-# target/mutants/report.txt).
+# make mutants: MUTANTS generated mutants (a sample stratified by block and category, seed
+# MUTANT_SAMPLE_SEED), each built at the rate sets MUTANT_RATES and fuzzed for up to MUTANT_SECONDS
+# with the default campaign and MUTANT_BEFORE_SECONDS without injection and variants (report in
+# target/mutants/report.txt; docs/mutation.md).
 mutants: deps
 	python3 scripts/mutants.py --hdl $(or $(HDL),sv)
 

@@ -1,24 +1,44 @@
 #!/usr/bin/env python3
 """make mutants: a mutation campaign against the lockstep fuzzer.
 
-Generates mutants of rtl/ automatically (operator swaps, dropped negations and conditions,
-constants +-1, swapped if/else-if priorities, narrowed widths), only inside the combinational
-processes, and narrowed widths of declared signals and of packed-struct fields (the register record
-and word layouts of rtl/*.svh), keeps those that still elaborate, builds them all as Verilator variants (own target
-directory, so the normal build is untouched), fuzzes each for a fixed budget on every core, and
-prints killed / survived with time-to-kill and each survivor's diff. Deterministic: the same rtl/
-gives the same mutants.
+Generates mutants of rtl/ automatically and tags each with its block (the module or file) and
+category:
+- comb: operator swaps, dropped negations and and-ed conditions, constants +-1, swapped
+  if/else-if priorities, in the combinational processes;
+- seq: in the sequential blocks (always_ff), a register that keeps its value instead of taking
+  its next value (seq-hold), or that ignores the reset (reset-ignored);
+- reset: a reset value changed (the always_ff reset branches, the register file's r_init);
+- decode: the register decode and map (dcqcn_regs, dcqcn_regmap.svh): a case item answering the
+  next address of the map, a case item removed (its address then DECERR), an address moved by one
+  word, the top address bit dropped;
+- handshake: the AXI4-Lite and AXI4-Stream valid/ready logic (the lines naming a valid or ready or
+  the transfer enables they make: wr_en, rd_en, load), with each and-ed term dropped in turn;
+- width: narrowed widths of declared signals and packed-struct fields (rtl/*.svh).
+It draws a deterministic sample stratified by category and block (--sample N --sample-seed S),
+keeps those that still elaborate, builds each as Verilator variants at every rate set
+(10 GbE / 156.25 MHz as `mut_<name>`, and `mut_<name>-1g`, `-25g`, `-lmax`; own target directory,
+so the normal build is untouched), and fuzzes each twice: "after", the default campaign (a share of
+cases from an injected state, cases at their own rate set on the mutant's sibling of that rate
+set), and "before", the fuzzer without state injection (--no-inject) and without parameter
+variants (every case at 10 GbE). It reports killed / survived with the time and case number to
+kill, kill rates by block, category and kind, before and after on the same mutants, and each
+survivor's diff. Deterministic: the same rtl/ and seeds give the same mutants.
 
-`--hdl vhdl` does the same to the VHDL twin rtl/vhdl/: the same kinds of change in the `comb`
-processes and in the package body's functions (`=`/`/=`, `and`/`or`, `not`, VHDL's `if ... then`
-/ `elsif`), kept when GHDL still analyses and synthesises the result (scripts/vhdl2verilog.py),
-verilated through the same path as the twin (report in target/mutants-vhdl/report.txt). No
-narrowed widths: VHDL's strict typing turns a narrowed declaration into an analysis error.
+`--hdl vhdl` does the same to the VHDL twin rtl/vhdl/: the `comb` processes and the package body's
+functions (VHDL spelling of the same kinds), `v.<field> := r.<field>` for a dropped update (seq),
+the reset aggregates `*_INIT_C` (reset), a field left out of `v := REG_INIT_C` (reset-ignored), the
+write and read decode (`word_index(ADDR_...)`, `rtab(ADDR_...)`), the read map READ_ADDRS_C and
+the package's addresses (decode); kept when GHDL still analyses and synthesises the result
+(scripts/vhdl2verilog.py), verilated through the same path as the twin (report in
+target/mutants-vhdl/report.txt). No narrowed widths: VHDL's strict typing turns a narrowed
+declaration into an analysis error.
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import pathlib
+import random
 import re
 import shutil
 import subprocess
@@ -93,10 +113,15 @@ def provably_equivalent(kind, old, new, after=()):
 
 def comb_ranges(lines):
     """Line ranges of always_comb bodies."""
+    return block_ranges(lines, "always_comb")
+
+
+def block_ranges(lines, keyword):
+    """Line ranges of the bodies of `keyword` blocks (always_comb, always_ff)."""
     out, start, depth = [], None, 0
     for i, line in enumerate(lines):
         code = line.split("//")[0]
-        if start is None and "always_comb" in code:
+        if start is None and keyword in code:
             start, depth = i, 0
         if start is not None:
             depth += len(re.findall(r"\bbegin\b", code)) - len(re.findall(r"\bend\b", code))
@@ -106,15 +131,66 @@ def comb_ranges(lines):
     return out
 
 
+# A line is handshake logic when it names an AXI4-Lite / AXI4-Stream valid or ready, or the
+# transfer enables they make (wr_en, rd_en, load); decode when it names the register map's word
+# index or addresses; reset when it builds the reset value (r_init, REG_INIT_C).
+HANDSHAKE = re.compile(r"valid|ready|\bwr_en\b|\brd_en\b|\bload\b")
+DECODE = re.compile(r"\bADDR_\w+|\bwr_word\b|\brd_word\b|\bword_index\b|\brtab\(")
+RESET = re.compile(r"\br_init\b|\bREG_INIT_C\b|\brst = '1'")
+CATEGORIES = ("seq", "reset", "decode", "handshake", "comb", "width")
+
+
+def block_of(file):
+    """The block a file describes: `alpha`, `regs`, `regmap` (rtl/dcqcn_regmap.svh); in the VHDL
+    twin `vhdl/alpha`, ..., `vhdl/pkg`."""
+    stem = pathlib.Path(file).stem.replace("dcqcn_", "")
+    return f"vhdl/{stem}" if file.startswith("vhdl/") else stem
+
+
+def category_of(code):
+    if RESET.search(code):
+        return "reset"
+    if DECODE.search(code):
+        return "decode"
+    if HANDSHAKE.search(code):
+        return "handshake"
+    return "comb"
+
+
+def addr_names(text):
+    """The register map's address names in declaration order (SV localparams or VHDL constants)."""
+    return re.findall(r"(?:localparam logic \[11:0\]|constant)\s+(ADDR_\w+)\s*:?", text)
+
+
+def sv_addr_names():
+    return addr_names((RTL / "dcqcn_regmap.svh").read_text())
+
+
+def drop_terms(code, op_re):
+    """Each and-ed term of a handshake expression dropped in turn (`a & b & c` -> `a & c`...)."""
+    out = []
+    for m in re.finditer(op_re, code):
+        out.append(code[:m.start()] + code[m.end():])
+    return out
+
+
 def candidates(path):
     text = path.read_text()
     lines = text.split("\n")
-    found = []
+    found, seen = [], set()
+    file = path.name
 
-    def add(i_from, i_to, new_block, kind):
+    def add(i_from, i_to, new_block, kind, category):
         old = "\n".join(lines[i_from:i_to + 1])
-        if old != new_block and text.count(old) == 1:
-            found.append((path.name, i_from + 1, kind, old, new_block))
+        new = new_block
+        # widen to the previous lines until the text is unique (the same assignment in two blocks)
+        while text.count(old) != 1 and i_from > 0 and i_to - i_from < 3:
+            i_from -= 1
+            old = lines[i_from] + "\n" + old
+            new = lines[i_from] + "\n" + new
+        if old != new and text.count(old) == 1 and (old, new) not in seen:
+            seen.add((old, new))
+            found.append((file, i_from + 1, kind, old, new, block_of(file), category))
 
     for lo, hi in comb_ranges(lines):
         for i in range(lo, hi):
@@ -122,17 +198,35 @@ def candidates(path):
             code, sep, comment = line.partition("//")
             if not code.strip():
                 continue
+            cat = category_of(code)
             for a, b, kind in SWAPS:
                 if a in code:
-                    add(i, i, code.replace(a, b, 1) + sep + comment, kind)
+                    add(i, i, code.replace(a, b, 1) + sep + comment, kind, cat)
             for m in CONST.finditer(code):
                 w, v = int(m.group(1)), int(m.group(2))
                 for nv, kind in ((v + 1, "const-plus-1"), (v - 1, "const-minus-1")):
                     if 0 <= nv < (1 << w):
-                        add(i, i, code[:m.start()] + f"{w}'d{nv}" + code[m.end():] + sep + comment, kind)
+                        add(i, i, code[:m.start()] + f"{w}'d{nv}" + code[m.end():] + sep + comment, kind, cat)
             m = DROP_TERM.search(code)
             if m:
-                add(i, i, code[:m.start()] + code[m.end():] + sep + comment, "drop-condition")
+                add(i, i, code[:m.start()] + code[m.end():] + sep + comment, "drop-condition", cat)
+            if cat == "handshake":
+                # every and-ed term of a valid/ready expression, not only the first
+                for new in drop_terms(code, r" & (?:~|!)?[A-Za-z_][\w.]*(?:\[[^\]]*\])?"):
+                    add(i, i, new + sep + comment, "hs-drop-term", cat)
+            # decode: a case item answers another address, or is gone (its address then DECERR)
+            d = re.match(r"^(\s*)(ADDR_\w+)(\[11:2\]:\s*)(.*)$", code)
+            if d:
+                names = sv_addr_names()
+                if d.group(2) in names:
+                    other = names[(names.index(d.group(2)) + 1) % len(names)]
+                    add(i, i, f"{d.group(1)}{other}{d.group(3)}{d.group(4)}" + sep + comment, "decode-addr-swap", "decode")
+                if d.group(4).rstrip().endswith(";"):
+                    add(i, i, f"{d.group(1)}// (case item removed)", "decode-drop-item", "decode")
+            d = re.search(r"s_axil_(aw|ar)addr\[11:2\]", code)
+            if d:
+                add(i, i, code.replace(d.group(0), f"{{1'b0, s_axil_{d.group(1)}addr[10:2]}}") + sep + comment,
+                    "decode-addr-bit", "decode")
             # Swapped priority: `if (A) begin ... end else if (B) begin` -> conditions exchanged.
             m = re.match(r"^(\s*)if \((.*)\) begin\s*$", code)
             if m:
@@ -142,13 +236,58 @@ def candidates(path):
                         block = lines[i:j + 1]
                         block[0] = f"{m.group(1)}if ({n.group(2)}) begin"
                         block[-1] = f"{n.group(1)}end else if ({m.group(2)}) begin"
-                        add(i, j, "\n".join(block), "swap-priority")
+                        add(i, j, "\n".join(block), "swap-priority", cat)
                         break
+    # Sequential blocks: `if (rst) begin <reset values> end else begin <x <= x_d> end`.
+    for lo, hi in block_ranges(lines, "always_ff"):
+        body = [(i, lines[i].split("//")[0]) for i in range(lo, hi)]
+        in_reset = None
+        next_of = {}
+        for i, code in body:
+            if re.match(r"\s*if \(rst\) begin", code):
+                in_reset = True
+            elif re.match(r"\s*end else begin", code):
+                in_reset = False
+            a = re.match(r"^(\s*)(\w+)(\s*)<=\s*(.+?);\s*$", code)
+            if a and in_reset is False:
+                next_of[a.group(2)] = a.group(4)
+        in_reset = None
+        for i, code in body:
+            if re.match(r"\s*if \(rst\) begin", code):
+                in_reset = True
+            elif re.match(r"\s*end else begin", code):
+                in_reset = False
+            a = re.match(r"^(\s*)(\w+)(\s*)<=\s*(.+?);\s*$", code)
+            if not a:
+                continue
+            ind, reg, sp, rhs = a.groups()
+            if in_reset:
+                # reset value changed (spec 6.2 / the block's reset state)
+                v = re.fullmatch(r"(\d+)'([dhb])([0-9A-Fa-f_]+)", rhs)
+                if v:
+                    w, base, digits = int(v.group(1)), v.group(2), v.group(3).replace("_", "")
+                    val = int(digits, {"d": 10, "h": 16, "b": 2}[base])
+                    nv = val + 1 if val + 1 < (1 << w) else val - 1
+                    new_rhs = f"{w}'d{nv}"
+                elif rhs == "'0":
+                    new_rhs = "'1"
+                else:
+                    new_rhs = f"({rhs} - 1'b1)"
+                add(i, i, f"{ind}{reg}{sp}<= {new_rhs};", "reset-value", "reset")
+                if reg in next_of:
+                    add(i, i, f"{ind}{reg}{sp}<= {next_of[reg]};", "reset-ignored", "seq")
+            elif in_reset is False and rhs != reg:
+                add(i, i, f"{ind}{reg}{sp}<= {reg};", "seq-hold", "seq")
+    # the register file's reset values (r_init, built in an always_comb) are reset logic too
     for i, line in enumerate(lines):
         m = DECL.match(line)
         # A reserved field reads 0 whatever its width: narrowing it cannot change anything.
         if m and int(m.group(2)) > 1 and not m.group(4).startswith("reserved"):
-            add(i, i, f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}", "narrow-width")
+            add(i, i, f"{m.group(1)}{int(m.group(2)) - 1}{m.group(3)}", "narrow-width", "width")
+        # the register map: a word moved by one word address
+        d = re.match(r"^(\s*localparam logic \[11:0\] ADDR_\w+\s*= 12'h)([0-9A-Fa-f]{3})(;.*)$", line)
+        if d:
+            add(i, i, f"{d.group(1)}{(int(d.group(2), 16) + 4) & 0xFFF:03X}{d.group(3)}", "decode-addr-const", "decode")
     return found
 
 
@@ -197,33 +336,79 @@ def vhdl_ranges(lines, name):
     return out
 
 
+def init_ranges(lines):
+    """Line ranges of the reset-value aggregates (`constant <X>_INIT_C : <type> := (` ... `);`)."""
+    out, start = [], None
+    for i, line in enumerate(lines):
+        code = line.split("--")[0]
+        if start is None and re.match(r"\s*constant \w*INIT_C\s*:\s*\w+\s*:=\s*\(", code):
+            start = i
+        if start is not None and code.rstrip().endswith(");"):
+            out.append((start, i + 1))
+            start = None
+    return out
+
+
 def vhdl_candidates(path):
     text = path.read_text()
     lines = text.split("\n")
-    found = []
+    found, seen = [], set()
     file = f"vhdl/{path.name}"
+    names = addr_names((RTL / "vhdl" / "dcqcn_pkg.vhd").read_text())
 
-    def add(i_from, i_to, new_block, kind):
+    def add(i_from, i_to, new_block, kind, category):
         old = "\n".join(lines[i_from:i_to + 1])
-        if old != new_block and text.count(old) == 1:
-            found.append((file, i_from + 1, kind, old, new_block))
+        if old != new_block and text.count(old) == 1 and (old, new_block) not in seen:
+            seen.add((old, new_block))
+            found.append((file, i_from + 1, kind, old, new_block, block_of(file), category))
+
+    def other_addr(code):
+        m = re.search(r"\bADDR_\w+", code)
+        if m and m.group(0) in names:
+            o = names[(names.index(m.group(0)) + 1) % len(names)]
+            return code[:m.start()] + o + code[m.end():]
+        return None
+
+    # the reset record's fields (for a field left out of the reset)
+    fields = []
+    for lo, hi in init_ranges(lines):
+        if re.match(r"\s*constant REG_INIT_C\b", lines[lo]):
+            fields = re.findall(r"^\s*(?:constant REG_INIT_C[^(]*\(\s*)?(\w+)\s*=>", "\n".join(lines[lo:hi]), re.M)
 
     for lo, hi in vhdl_ranges(lines, path.name):
         for i in range(lo, hi):
             code, sep, comment = lines[i].partition("--")
             if not code.strip() or re.match(r"\s*(variable|constant)\b", code):
                 continue
+            cat = category_of(code)
             for a, b, kind in VHDL_SWAPS:
                 if a in code:
-                    add(i, i, code.replace(a, b, 1) + sep + comment, kind)
+                    add(i, i, code.replace(a, b, 1) + sep + comment, kind, cat)
             for m in VHDL_CONST.finditer(code):
                 v = int(m.group(1))
                 for nv, kind in ((v + 1, "const-plus-1"), (v - 1, "const-minus-1")):
                     if nv >= 0:
-                        add(i, i, code[:m.start()] + str(nv) + code[m.end():] + sep + comment, kind)
+                        add(i, i, code[:m.start()] + str(nv) + code[m.end():] + sep + comment, kind, cat)
             m = VHDL_DROP_TERM.search(code)
             if m:
-                add(i, i, code[:m.start()] + code[m.end():] + sep + comment, "drop-condition")
+                add(i, i, code[:m.start()] + code[m.end():] + sep + comment, "drop-condition", cat)
+            if cat == "handshake":
+                for new in drop_terms(code, r" and (?:not )?[A-Za-z_][\w.]*(?:\([^()]*\))?"):
+                    add(i, i, new + sep + comment, "hs-drop-term", cat)
+            # decode: a write or read decode answering the next address of the map
+            if re.search(r"word_index\(ADDR_|rtab\(ADDR_", code):
+                new = other_addr(code)
+                if new:
+                    add(i, i, new + sep + comment, "decode-addr-swap", "decode")
+            # sequential: a register's update dropped (it keeps its value in that branch)
+            a = re.match(r"^(\s*)v\.([\w.]+)(\s*):=\s*(.+);\s*$", code)
+            if a and a.group(4).strip() != f"r.{a.group(2)}":
+                add(i, i, f"{a.group(1)}v.{a.group(2)}{a.group(3)}:= r.{a.group(2)};" + sep + comment, "seq-hold", "seq")
+            # reset: one field of the record left out of the reset (it keeps its value)
+            if re.match(r"^\s*v := REG_INIT_C;\s*$", code):
+                ind = re.match(r"^(\s*)", code).group(1)
+                for f in fields:
+                    add(i, i, f"{ind}v := REG_INIT_C; v.{f} := r.{f};", "reset-ignored", "seq")
             # Swapped priority: `if (A) then ... elsif (B) then` -> conditions exchanged.
             m = re.match(r"^(\s*)if (.*) then\s*$", code)
             if m:
@@ -233,8 +418,38 @@ def vhdl_candidates(path):
                         block = lines[i:j + 1]
                         block[0] = f"{m.group(1)}if {n.group(2)} then"
                         block[-1] = f"{n.group(1)}elsif {m.group(2)} then"
-                        add(i, j, "\n".join(block), "swap-priority")
+                        add(i, j, "\n".join(block), "swap-priority", cat)
                         break
+    # reset values: the literals of the reset aggregates
+    for lo, hi in init_ranges(lines):
+        for i in range(lo, hi):
+            code, sep, comment = lines[i].partition("--")
+            for pat, rep in ((r"\(others => '0'\)", "(others => '1')"), (r"\(others => '1'\)", "(others => '0')"),
+                             (r"=> '0'", "=> '1'"), (r"=> '1'", "=> '0'")):
+                if re.search(pat, code):
+                    add(i, i, re.sub(pat, rep, code, count=1) + sep + comment, "reset-value", "reset")
+                    break
+            m = re.search(r"to_unsigned\(([\d_]+), (\d+)\)", code)
+            if m:
+                v = int(m.group(1).replace("_", ""))
+                add(i, i, code[:m.start()] + f"to_unsigned({v + 1}, {m.group(2)})" + code[m.end():] + sep + comment,
+                    "reset-value", "reset")
+    # decode: a readable word left out of the read map; an address moved by one word
+    in_list = False
+    for i, line in enumerate(lines):
+        code, sep, comment = line.partition("--")
+        if re.match(r"\s*constant READ_ADDRS_C\b", code):
+            in_list = True
+            continue
+        if in_list:
+            m = re.match(r"^(\s*)(ADDR_\w+),\s*$", code)
+            if m:
+                add(i, i, f"{m.group(1)}-- ({m.group(2)} removed)", "decode-drop-item", "decode")
+            if ");" in code:
+                in_list = False
+        m = re.match(r"^(\s*constant ADDR_\w+\s*: natural := 16#)([0-9A-Fa-f]{3})(#;.*)$", line)
+        if m:
+            add(i, i, f"{m.group(1)}{(int(m.group(2), 16) + 4) & 0xFFF:03X}{m.group(3)}", "decode-addr-const", "decode")
     return found
 
 
@@ -265,70 +480,293 @@ def toml_str(s):
     return "'''\n" + s + "'''" if "'''" not in s else None
 
 
+def stratified(cands, n, seed, check, limit=None):
+    """Up to n candidates that elaborate, stratified by category and block: categories in turn
+    (CATEGORIES order), within a category its blocks in turn, within a (block, category) stratum
+    a shuffled order; all from `seed` (random.Random), so the same rtl/ and seed give the same
+    sample."""
+    rng = random.Random(seed)
+    strata = {}
+    for c in sorted(cands, key=lambda c: (c[0], c[1], c[2], c[4])):
+        strata.setdefault((c[6], c[5]), []).append(c)
+    for k in sorted(strata):
+        rng.shuffle(strata[k])
+    blocks = {}
+    for cat, blk in sorted(strata):
+        blocks.setdefault(cat, []).append(blk)
+    for cat in blocks:
+        rng.shuffle(blocks[cat])
+    turn = {cat: 0 for cat in blocks}
+    chosen = []
+    while len(chosen) < n and any(strata.values()):
+        for cat in [c for c in CATEGORIES if c in blocks]:
+            if len(chosen) >= n:
+                break
+            # the next block of this category that still has candidates
+            bl = blocks[cat]
+            for _ in range(len(bl)):
+                blk = bl[turn[cat] % len(bl)]
+                turn[cat] += 1
+                lst = strata[(cat, blk)]
+                while lst:
+                    c = lst.pop(0)
+                    if toml_str(c[3]) is None or toml_str(c[4]) is None:
+                        continue
+                    if check(c):
+                        chosen.append(c)
+                        break
+                else:
+                    continue
+                break
+    return chosen
+
+
+def fuzz_run(dcqcn, variant, seconds, args, save, before):
+    """One `dcqcn fuzz` on a mutant: `before` without state injection and on the 10 GbE build
+    only, else the default campaign (injected share, cases at their own rates)."""
+    env = dict(os.environ)
+    cmd = [str(dcqcn), "fuzz", "--variant", variant, "--seconds", str(seconds), "--cycles", str(args.cycles),
+           "--seed", str(args.seed), "--jobs", "1", "--save", str(save)]
+    if before:
+        cmd.append("--no-inject")
+        env["DCQCN_FUZZ_FIXED_RATES"] = "1"
+    t = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=save.parent, env=env)
+    dt = time.time() - t
+    status = {1: "killed", 0: "survived"}.get(r.returncode, f"error {r.returncode}")
+    out = {"status": status, "seconds": round(dt, 2)}
+    if r.returncode == 1:
+        f = re.search(r"\n  (\w+)\s+\w+\s+0x", r.stderr)
+        out["field"] = f.group(1) if f else ""
+        c = re.search(r"case (\d+) failed", r.stderr)
+        out["case"] = int(c.group(1)) if c else None
+        try:
+            saved = json.loads(save.read_text())
+            out["variant"] = saved.get("variant")
+            out["injected"] = saved["case"].get("initial_state") is not None
+        except (OSError, ValueError, KeyError):
+            pass
+    elif r.returncode == 0:
+        c = re.search(r": (\d+) cases x", r.stdout)
+        out["cases"] = int(c.group(1)) if c else None
+    else:
+        out["error"] = r.stderr[-400:]
+    return out
+
+
+def rate(rows, pred=lambda r: True):
+    """(killed, scored) over rows (equivalent mutants excluded)."""
+    sel = [r for r in rows if r["equivalent"] is None and pred(r)]
+    return sum(1 for r in sel if r["after"]["status"] == "killed"), len(sel)
+
+
+def pct(k, n):
+    return f"{k}/{n} ({100.0 * k / n:.1f}%)" if n else "-"
+
+
+def case_rate(rows):
+    """Cases per second of one fuzz run on this machine during the campaign: the median over the
+    runs that used their whole budget (survivors), else None."""
+    r = sorted(x["cases"] / x["seconds"] for row in rows for x in (row["after"], row["before"])
+               if x and x["status"] == "survived" and x.get("cases") and x["seconds"] > 0)
+    return r[len(r) // 2] if r else None
+
+
+def detect_s(x, rate):
+    """Seconds of fuzzing until the failing case was found: the cases before it and itself (one
+    job: case n is the (n + 1)-th), at `rate` cases per second. The wall time of a killed run also
+    holds the shrinking of the failing case, which is not time to kill."""
+    if x is None or x["status"] != "killed" or x.get("case") is None or not rate:
+        return None
+    return (x["case"] + 1) / rate
+
+
+def summary(rows, args):
+    lines = []
+    have_before = any(r.get("before") for r in rows)
+    rate = case_rate(rows)
+
+    def killed(r, which):
+        x = r.get(which)
+        return x is not None and x["status"] == "killed"
+
+    def table(key, title):
+        lines.append(f"\nby {title}:")
+        hdr = f"  {title:<18} {'mutants':>7} {'equiv':>5}  {'after':<16}"
+        if have_before:
+            hdr += f" {'before':<16}"
+        lines.append(hdr)
+        for k in sorted({r[key] for r in rows}):
+            sel = [r for r in rows if r[key] == k]
+            scored = [r for r in sel if r["equivalent"] is None]
+            a = sum(1 for r in scored if killed(r, "after"))
+            row = f"  {k:<18} {len(sel):>7} {len(sel) - len(scored):>5}  {pct(a, len(scored)):<16}"
+            if have_before:
+                b = sum(1 for r in scored if killed(r, "before"))
+                row += f" {pct(b, len(scored)):<16}"
+            lines.append(row)
+
+    table("block", "block")
+    table("category", "category")
+    table("kind", "kind")
+    scored = [r for r in rows if r["equivalent"] is None]
+    for which in ("after", "before") if have_before else ("after",):
+        cases = sorted(r[which]["case"] for r in scored if killed(r, which) and r[which].get("case") is not None)
+        if cases:
+            k = len(cases)
+            med, p90, mx = cases[k // 2], cases[min(k - 1, (9 * k) // 10)], cases[-1]
+            est = (f"; at {rate:.1f} cases/s per run here, about {(med + 1) / rate:.1f} s, "
+                   f"{(p90 + 1) / rate:.1f} s, {(mx + 1) / rate:.1f} s of fuzzing") if rate else ""
+            lines.append(f"\ntime to kill ({which}): failing case number median {med}, 90th percentile {p90}, "
+                         f"max {mx} (case n is the (n + 1)-th case of the run){est}")
+    inj = sum(1 for r in scored if killed(r, "after") and r["after"].get("injected"))
+    rates = {}
+    for r in scored:
+        if killed(r, "after"):
+            v = r["after"].get("variant") or ""
+            m = re.search(r"-(1g|25g|lmax)$", v)
+            rates[m.group(1) if m else "10g"] = rates.get(m.group(1) if m else "10g", 0) + 1
+    lines.append(f"killing case (after): {inj} from an injected state; by rate set " +
+                 ", ".join(f"{k} {v}" for k, v in sorted(rates.items())))
+    a = sum(1 for r in scored if killed(r, "after"))
+    total = (f"TOTAL: {len(rows)} mutants, {len(rows) - len(scored)} provably equivalent (not run); "
+             f"after: killed {pct(a, len(scored))} within {args.seconds:.0f} s each")
+    if have_before:
+        b = sum(1 for r in scored if killed(r, "before"))
+        only_after = [r["name"] for r in scored if killed(r, "after") and not killed(r, "before")]
+        only_before = [r["name"] for r in scored if killed(r, "before") and not killed(r, "after")]
+        total += (f"; before: killed {pct(b, len(scored))} within {args.before_seconds:.0f} s each"
+                  f"\nkilled after but not before: {', '.join(only_after) or 'none'}"
+                  f"\nkilled before but not after: {', '.join(only_before) or 'none'}")
+    lines.append(total)
+    return lines
+
+
+def render(rows, args, build_s, fuzz_s):
+    rate = case_rate(rows)
+    have_before = any(r.get("before") for r in rows)
+    lines = [f"{'mutant':<48} {'category':<9} {'after':<9} {'case':>5} {'~s':>5} {'rates':<5} {'inj':<3}"
+             + ("  before    case" if have_before else "") + "  first field"]
+    for r in rows:
+        a, b = r["after"], r.get("before")
+        v = a.get("variant") or ""
+        rs = re.search(r"-(1g|25g|lmax)$", v)
+        d = detect_s(a, rate)
+        line = (f"{r['name']:<48} {r['category']:<9} {a['status']:<9} "
+                f"{a.get('case') if a.get('case') is not None else '':>5} "
+                f"{f'{d:.1f}' if d is not None else '':>5} "
+                f"{(rs.group(1) if rs else ('10g' if a['status'] == 'killed' else '')):<5} "
+                f"{('yes' if a.get('injected') else 'no') if a['status'] == 'killed' else '':<3}")
+        if have_before:
+            line += (f"  {b['status']:<9} {b.get('case') if b.get('case') is not None else '':>4}" if b else "  -" + " " * 13)
+        line += f"  {a.get('field', '')}{a.get('error', '')}"
+        lines.append(line)
+    lines += summary(rows, args)
+    lines.append(f"(hdl {args.hdl}, sample seed {args.sample_seed}, fuzz seed {args.seed}, "
+                 f"{args.cycles} cycles per case, rates 10g{',' + args.rates if args.rates else ''}; "
+                 f"build {build_s:.0f} s, fuzzing {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
+    for r in rows:
+        if r["after"]["status"] != "killed":
+            lines.append(f"\n{r['after']['status']}: {r['name']} ({r['file']}:{r['line']}, {r['category']}, "
+                         f"{r['kind']}{'; ' + r['equivalent'] if r['equivalent'] else ''})\n- "
+                         + r["old"].replace("\n", "\n- ") + "\n+ " + r["new"].replace("\n", "\n+ "))
+    return "\n".join(lines)
+
+
+def report_sites(hdl, cands):
+    counts = {}
+    for c in cands:
+        counts[c[6]] = counts.get(c[6], 0) + 1
+    print(f"{hdl}: {len(cands)} candidate sites (" +
+          ", ".join(f"{k} {counts[k]}" for k in CATEGORIES if k in counts) + ")", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--count", type=int, default=int(os.environ.get("MUTANTS", "48")))
-    ap.add_argument("--seconds", type=float, default=float(os.environ.get("MUTANT_SECONDS", "60")))
+    ap.add_argument("--sample", "--count", dest="sample", type=int, default=int(os.environ.get("MUTANTS", "48")),
+                    help="mutants drawn, stratified by category and block (default $MUTANTS or 48)")
+    ap.add_argument("--sample-seed", type=int, default=int(os.environ.get("MUTANT_SAMPLE_SEED", "1")),
+                    help="seed of the stratified sample (default $MUTANT_SAMPLE_SEED or 1)")
+    ap.add_argument("--seconds", type=float, default=float(os.environ.get("MUTANT_SECONDS", "60")),
+                    help="fuzz budget per mutant, default campaign (after)")
+    ap.add_argument("--before-seconds", type=float, default=float(os.environ.get("MUTANT_BEFORE_SECONDS", "60")),
+                    help="fuzz budget per mutant without injection and variants (before); 0: not run")
+    ap.add_argument("--rates", default=os.environ.get("MUTANT_RATES", "1g,25g,lmax"),
+                    help="rate sets each mutant is also built at (besides 10g); empty: 10g only")
     ap.add_argument("--cycles", type=int, default=50000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--hdl", choices=("sv", "vhdl"), default="sv")
+    ap.add_argument("--seed", type=int, default=1, help="fuzz campaign seed")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="fuzz runs at a time")
+    ap.add_argument("--hdl", choices=("sv", "vhdl", "both"), default="sv",
+                    help="both: --sample SV mutants and --sample-vhdl VHDL mutants in one build")
+    ap.add_argument("--sample-vhdl", type=int, default=None, help="with --hdl both (default: --sample)")
+    ap.add_argument("--widths", default=os.environ.get("MUTANT_WIDTHS", "8"),
+                    help="beat widths of the correct variants built beside the mutants (DCQCN_WIDTHS); "
+                         "8,32,64 lets the same binary run the default campaign and make cosim")
+    ap.add_argument("--list", action="store_true", help="print the sample (no build, no run)")
+    ap.add_argument("--report", action="store_true", help="render the report again from results.json")
     args = ap.parse_args()
     global OUT
-    if args.hdl == "vhdl":
-        OUT = ROOT / "target" / "mutants-vhdl"
+    OUT = ROOT / "target" / {"sv": "mutants", "vhdl": "mutants-vhdl", "both": "mutants-both"}[args.hdl]
 
-    cands = []
-    if args.hdl == "sv":
+    if args.report:
+        data = json.loads((OUT / "results.json").read_text())
+        rows = data["rows"] if isinstance(data, dict) else data
+        build_s, fuzz_s = (data.get("build_s", 0), data.get("fuzz_s", 0)) if isinstance(data, dict) else (0, 0)
+        report = render(rows, args, build_s, fuzz_s)
+        (OUT / "report.txt").write_text(report + "\n")
+        print(report)
+        k, n = rate(rows)
+        return 0 if k * 100 >= 95 * max(1, n) else 1
+
+    picked = []
+    if args.hdl in ("sv", "both"):
+        cands = []
         for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
             cands += candidates(path)
-        check = elaborates
-    else:
+        report_sites("SV", cands)
+        picked += stratified(cands, args.sample, args.sample_seed,
+                             lambda c: elaborates(c[0], c[3], c[4], OUT / "scratch"))
+    if args.hdl in ("vhdl", "both"):
+        cands = []
         for path in sorted((RTL / "vhdl").glob("dcqcn_*.vhd")):
             if path.name != "dcqcn_tap_pkg.vhd":  # simulation only
                 cands += vhdl_candidates(path)
-        check = vhdl_elaborates
-    # Round-robin over kinds, evenly spaced within a kind (so every kind and file is represented),
-    # deterministically.
-    kinds = {}
-    for c in sorted(cands, key=lambda c: (c[0], c[1])):
-        kinds.setdefault(c[2], []).append(c)
-    spread = {}
-    for k, lst in kinds.items():
-        stride = max(1, len(lst) // 7)
-        spread[k] = [lst[j] for r in range(stride) for j in range(r, len(lst), stride)]
-    order = []
-    for rank in range(max(len(v) for v in spread.values())):
-        order += [spread[k][rank] for k in sorted(spread) if rank < len(spread[k])]
+        report_sites("VHDL", cands)
+        n = args.sample if args.hdl == "vhdl" or args.sample_vhdl is None else args.sample_vhdl
+        picked += stratified(cands, n, args.sample_seed,
+                             lambda c: vhdl_elaborates(c[0], c[3], c[4], OUT / "scratch"))
     defs = OUT / "defs"
     defs.mkdir(parents=True, exist_ok=True)
     chosen = []
-    for c in order:
-        if len(chosen) >= args.count:
-            break
-        file, line, kind, old, new = c
-        if toml_str(old) is None or toml_str(new) is None:
-            continue
-        if not check(file, old, new, OUT / "scratch"):
-            continue
-        prefix = "" if args.hdl == "sv" else "vhdl-"
-        name = f"{prefix}g{len(chosen):02d}-{pathlib.Path(file).stem[6:].replace('_', '')}-{line}-{kind}"
-        body = (f"description = \"{kind} at {file}:{line}\"\nfile = \"{file}\"\n"
+    for k, (file, line, kind, old, new, block, cat) in enumerate(picked):
+        prefix = "vhdl-" if file.startswith("vhdl/") else ""
+        short = block.replace("vhdl/", "").replace("_", "")
+        name = f"{prefix}s{len(chosen):02d}-{short}-{line}-{kind}"
+        body = (f"description = \"{kind} ({cat}) at {file}:{line}\"\nfile = \"{file}\"\n"
                 f"find = {toml_str(old)}\nreplace = {toml_str(new)}\n")
         target = defs / f"{name}.toml"
         # Rewrite only what changed, so an unchanged campaign does not rebuild.
         if not target.exists() or target.read_text() != body:
             target.write_text(body)
-        chosen.append((name, file, line, kind, old, new))
+        chosen.append((name, file, line, kind, old, new, block, cat))
+    if args.list:
+        for m in chosen:
+            print(f"{m[0]:<48} {m[7]:<10} {m[6]:<12} {m[1]}:{m[2]}")
+        return 0
     keep = {f"{c[0]}.toml" for c in chosen}
     for stale in defs.glob("*.toml"):
         if stale.name not in keep:
             stale.unlink()
-    print(f"mutants: {len(chosen)} of {len(cands)} candidate sites (all elaborate); building...", flush=True)
+    print(f"sample: {len(chosen)} (seed {args.sample_seed}, all elaborate); building each at 10g"
+          f"{', ' + args.rates if args.rates else ''}...", flush=True)
 
-    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs), DCQCN_WIDTHS="8", CARGO_TARGET_DIR=str(CARGO_DIR))
+    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs), DCQCN_WIDTHS=args.widths, CARGO_TARGET_DIR=str(CARGO_DIR),
+               DCQCN_MUTANT_RATES=args.rates)
     t0 = time.time()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "dcqcn-cli"], cwd=ROOT, env=env, check=True)
-    print(f"built in {time.time() - t0:.0f} s; fuzzing each for up to {args.seconds:.0f} s", flush=True)
+    build_s = time.time() - t0
+    print(f"built in {build_s:.0f} s; fuzzing each for up to {args.seconds:.0f} s"
+          f"{f' (and {args.before_seconds:.0f} s before)' if args.before_seconds > 0 else ''}", flush=True)
     dcqcn = CARGO_DIR / "release" / "dcqcn"
     runs = OUT / "runs"
     shutil.rmtree(runs, ignore_errors=True)
@@ -338,43 +776,40 @@ def main():
         lines = (RTL / m[1]).read_text().split("\n")
         return lines[m[2]:m[2] + 4]
 
-    def attack(m):
-        name, _, _, kind, old, new = m
-        if provably_equivalent(kind, old, new, following(m)):
-            return m, "equivalent", 0.0, "(min/max boundary)", ""
-        variant = "mut_" + name.replace("-", "_")
-        t = time.time()
-        r = subprocess.run([str(dcqcn), "fuzz", "--variant", variant, "--seconds", str(args.seconds),
-                            "--cycles", str(args.cycles), "--seed", str(args.seed), "--jobs", "1",
-                            "--save", str(runs / f"{name}.json")],
-                           capture_output=True, text=True, cwd=runs)
-        dt = time.time() - t
-        status = {1: "killed", 0: "survived"}.get(r.returncode, f"error {r.returncode}")
-        field = ""
-        if r.returncode == 1:
-            f = re.search(r"\n  (\w+)\s+\w+\s+0x", r.stderr)
-            field = f.group(1) if f else ""
-        return m, status, dt, field, r.stderr[-400:] if status.startswith("error") else ""
+    tasks = []
+    rows = {}
+    for m in chosen:
+        name, file, line, kind, old, new, block, cat = m
+        eq = "min/max boundary" if provably_equivalent(kind, old, new, following(m)) else None
+        rows[name] = {"name": name, "file": file, "line": line, "kind": kind, "category": cat, "block": block,
+                      "old": old, "new": new, "equivalent": eq, "after": None, "before": None}
+        if eq is None:
+            variant = "mut_" + name.replace("-", "_")
+            tasks.append((name, "after", variant, args.seconds, False))
+            if args.before_seconds > 0:
+                tasks.append((name, "before", variant, args.before_seconds, True))
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(attack, chosen))
+    def attack(task):
+        name, which, variant, secs, before = task
+        return name, which, fuzz_run(dcqcn, variant, secs, args, runs / f"{name}-{which}.json", before)
 
-    killed = sum(1 for r in results if r[1] == "killed")
-    equivalent = sum(1 for r in results if r[1] == "equivalent")
-    scored = len(results) - equivalent
-    lines = [f"{'mutant':<44} {'status':<9} {'time':>7}  first field"]
-    for (name, *_), status, dt, field, err in results:
-        lines.append(f"{name:<44} {status:<9} {dt:>6.1f}s  {field}{err}")
-    lines.append(f"{len(results)} mutants, {equivalent} provably equivalent (not run); "
-                 f"killed {killed}/{scored} ({100.0 * killed / max(1, scored):.1f}%), "
-                 f"each within {args.seconds:.0f} s of fuzzing (seed {args.seed}, {args.cycles} cycles per case)")
-    for (name, file, line, kind, old, new), status, *_ in results:
-        if status not in ("killed", "equivalent"):
-            lines.append(f"\n{status}: {name} ({file}:{line})\n- " + old.replace("\n", "\n- ") + "\n+ " + new.replace("\n", "\n+ "))
-    report = "\n".join(lines)
+    t1 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for name, which, res in pool.map(attack, tasks):
+            rows[name][which] = res
+            print(f"  {name:<48} {which:<6} {res['status']:<9} {res['seconds']:>6.1f}s", flush=True)
+    fuzz_s = time.time() - t1
+    rows = [rows[m[0]] for m in chosen]
+    for r in rows:
+        if r["equivalent"]:
+            r["after"] = {"status": "equivalent", "seconds": 0.0}
+
+    report = render(rows, args, build_s, fuzz_s)
     (OUT / "report.txt").write_text(report + "\n")
+    (OUT / "results.json").write_text(json.dumps({"build_s": build_s, "fuzz_s": fuzz_s, "rows": rows}, indent=1) + "\n")
     print(report)
-    return 0 if killed * 100 >= 95 * max(1, scored) else 1
+    k, n = rate(rows)
+    return 0 if k * 100 >= 95 * max(1, n) else 1
 
 
 if __name__ == "__main__":

@@ -132,6 +132,7 @@ fn main() {
     );
     println!("cargo:rerun-if-env-changed=DCQCN_WIDTHS");
     println!("cargo:rerun-if-env-changed=DCQCN_MUTANTS_DIR");
+    println!("cargo:rerun-if-env-changed=DCQCN_MUTANT_RATES");
 
     let verilator = which_verilator();
     let vroot = verilator_root(&verilator);
@@ -353,8 +354,26 @@ fn sv_files(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Copies rtl/ (a mutant of a `.sv`/`.svh` file) or rtl/vhdl/ (a mutant of `vhdl/<file>.vhd`) per
-/// mutant and applies its one textual change; the change must match exactly once.
+/// mutant and applies its one textual change; the change must match exactly once. Each mutant is
+/// built at 10 GbE (`mut_<name>`) and, for each rate set named in DCQCN_MUTANT_RATES (comma
+/// separated: `1g`, `25g`, `lmax`; `make mutants` sets it), also as `mut_<name>-<rates>`, so that
+/// a fuzz campaign on the mutant can run its cases at their own rates (`dcqcn fuzz --variant`).
 fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
+    let rates: Vec<&(&str, u32, u32, &str)> = env::var("DCQCN_MUTANT_RATES")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            RATES
+                .iter()
+                .skip(1)
+                .find(|r| r.0 == format!("-{s}"))
+                .unwrap_or_else(|| {
+                    panic!("DCQCN_MUTANT_RATES: unknown rate set `{s}` (1g, 25g, lmax)")
+                })
+        })
+        .collect();
     let mut files: Vec<PathBuf> = match fs::read_dir(dir) {
         Ok(rd) => rd
             .map(|e| e.unwrap().path())
@@ -365,7 +384,7 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
     files.sort();
     files
         .iter()
-        .map(|f| {
+        .flat_map(|f| {
             let name = f.file_stem().unwrap().to_string_lossy().replace('-', "_");
             let m: Mutant = toml::from_str(&fs::read_to_string(f).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -392,16 +411,23 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
                 m.file
             );
             fs::write(&target, text.replacen(&m.find, &m.replace, 1)).unwrap();
-            Variant {
-                name: format!("mut_{name}"),
-                data_bytes: 8,
-                clk_hz: RATES[0].1,
-                line_rate: RATES[0].2,
-                description: m.description,
-                hdl,
-                rtl_dir: mdir,
-                mutant: true,
-            }
+            std::iter::once(&RATES[0])
+                .chain(rates.iter().copied())
+                .map(|&(suffix, clk_hz, line_rate, what)| Variant {
+                    name: format!("mut_{name}{suffix}"),
+                    data_bytes: 8,
+                    clk_hz,
+                    line_rate,
+                    description: if suffix.is_empty() {
+                        m.description.clone()
+                    } else {
+                        format!("{}, {what}", m.description)
+                    },
+                    hdl,
+                    rtl_dir: mdir.clone(),
+                    mutant: true,
+                })
+                .collect::<Vec<_>>()
         })
         .collect()
 }

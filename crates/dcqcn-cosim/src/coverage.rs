@@ -1,7 +1,16 @@
 //! Functional coverage: named corner cases counted while a run steps, from the model's events and
 //! registers (the RTL equals the model on every compared cycle, so these are the RTL's corners
 //! too). A zero-mismatch run is only as good as the corners it reached; the table shows them.
+//!
+//! Two lists. [`BINS`]: corners a run from reset reaches in practical lengths; `make cosim`'s
+//! default suite reaches every one (its pass criterion, [`Coverage::covered`]). [`EDGE_BINS`]: the
+//! corners of every register's width and of the parameter variants (counters at wrap or
+//! saturation, timers at their top value, the credit's top bits, the 33-bit rate average's top
+//! bit, each built rate set): a run from reset at 10 GbE does not reach most of them, the default
+//! fuzz campaign does (state injection, spec 4.8, and cases at every rate set); they are reported
+//! apart ([`Coverage::edge_covered`]) and are not part of `make cosim`'s criterion.
 
+use crate::rtl::Rates;
 use dcqcn_model::alpha::ALPHA_MAX;
 use dcqcn_model::regmap::{RESP_DECERR, RESP_OKAY};
 use dcqcn_model::{Inputs, Outputs, Phase, RateLimiter};
@@ -71,16 +80,158 @@ pub const BINS: &[(&str, &str)] = &[
     ("cnp_cnt16_wraps", "the 16-bit CNP counter wraps"),
 ];
 
-/// Hit counts per bin (same order as [`BINS`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The corners of the registers' widths and of the parameter variants (see the module
+/// documentation): (name, what it means). Each counter of spec 7 at its wrap or saturation, each
+/// timer at its top value, the credit's top bits, the rate average's top bit, each rate set.
+pub const EDGE_BINS: &[(&str, &str)] = &[
+    (
+        "byte_cnt_saturates",
+        "rate-increase byte counter held at 2^32 - 1 by its saturating add",
+    ),
+    (
+        "dec_timer_saturates",
+        "dec_timer counts into its saturation at 0xFFFF",
+    ),
+    (
+        "alpha_timer_at_top",
+        "alpha_timer expires at 0xFFFF (its +1 needs the 17th bit)",
+    ),
+    (
+        "inc_timer_at_top",
+        "inc_timer expires at 2^32 - 1 (its +1 needs the 33rd bit)",
+    ),
+    (
+        "t_stage_saturates",
+        "timer stage held at 255 by a timer increase",
+    ),
+    (
+        "b_stage_saturates",
+        "byte stage held at 255 by a byte-counter increase",
+    ),
+    ("cnt_cnp_wraps", "cnt_cnp wraps 2^32 - 1 -> 0"),
+    ("cnt_dec_wraps", "cnt_dec wraps 2^32 - 1 -> 0"),
+    ("cnt_inc_fr_wraps", "cnt_inc_fr wraps 2^32 - 1 -> 0"),
+    ("cnt_inc_ai_wraps", "cnt_inc_ai wraps 2^32 - 1 -> 0"),
+    ("cnt_inc_hai_wraps", "cnt_inc_hai wraps 2^32 - 1 -> 0"),
+    ("cnt_inc_timer_wraps", "cnt_inc_timer wraps 2^32 - 1 -> 0"),
+    ("cnt_inc_byte_wraps", "cnt_inc_byte wraps 2^32 - 1 -> 0"),
+    ("cnt_stall_wraps", "cnt_stall wraps 2^32 - 1 -> 0"),
+    (
+        "cnt_bytes_wraps",
+        "the 64-bit cnt_bytes wraps past 2^64 - 1",
+    ),
+    (
+        "credit_bit47_charged",
+        "a beat charged while credit >= 2^47 (its top bit set)",
+    ),
+    (
+        "credit_sum_bit48",
+        "credit - charge + bpc >= 2^48 (the 49th bit of the sum), cut to the cap",
+    ),
+    (
+        "rate_avg_bit32",
+        "an increase with Rc + Rt >= 2^32 (the 33-bit average's top bit)",
+    ),
+    ("rates_10g", "cycles at 10 GbE, 156.25 MHz"),
+    ("rates_1g", "cycles at 1 GbE, 125 MHz"),
+    ("rates_25g", "cycles at 25 GbE, 390.625 MHz (L above 2^31)"),
+    ("rates_lmax", "cycles at L = 2^32 - 1 B/s, 250 MHz"),
+];
+
+/// The registers the edge bins compare with their value one cycle earlier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Prev {
+    byte_cnt: u32,
+    dec_timer: u16,
+    alpha_timer: u16,
+    inc_timer: u32,
+    t_stage: u8,
+    b_stage: u8,
+    cnt: [u32; 8],
+    cnt_bytes: u64,
+    credit: u64,
+    bpc: u32,
+    rc: u32,
+}
+
+impl Prev {
+    fn of(m: &RateLimiter) -> Prev {
+        let s = m.state();
+        let c = &s.regs.cnt;
+        Prev {
+            byte_cnt: s.inc.byte_cnt,
+            dec_timer: s.dec.dec_timer,
+            alpha_timer: s.alpha.alpha_timer,
+            inc_timer: s.inc.inc_timer,
+            t_stage: s.inc.t_stage,
+            b_stage: s.inc.b_stage,
+            cnt: [
+                c.cnt_cnp,
+                c.cnt_dec,
+                c.cnt_inc_fr,
+                c.cnt_inc_ai,
+                c.cnt_inc_hai,
+                c.cnt_inc_timer,
+                c.cnt_inc_byte,
+                c.cnt_stall,
+            ],
+            cnt_bytes: c.cnt_bytes,
+            credit: s.gate.credit,
+            bpc: s.gate.bpc,
+            rc: s.rc,
+        }
+    }
+}
+
+/// Hit counts per bin (same order as [`BINS`] and [`EDGE_BINS`]), and in a fuzz campaign the
+/// first case that hit each.
+#[derive(Clone, Debug, Default)]
 pub struct Coverage {
     pub hits: Vec<u64>,
+    pub edge: Vec<u64>,
+    /// Per bin of [`BINS`] then [`EDGE_BINS`]: the lowest campaign case number that hit it (set by
+    /// [`Coverage::mark_case`]; `None` outside a campaign).
+    pub first_case: Vec<Option<u64>>,
+    /// The sampled registers one cycle earlier (not compared: a run's result is its counts).
+    prev: Option<Prev>,
 }
+
+impl PartialEq for Coverage {
+    fn eq(&self, other: &Coverage) -> bool {
+        self.hits == other.hits && self.edge == other.edge && self.first_case == other.first_case
+    }
+}
+
+impl Eq for Coverage {}
 
 impl Coverage {
     pub fn new() -> Coverage {
         Coverage {
             hits: vec![0; BINS.len()],
+            edge: vec![0; EDGE_BINS.len()],
+            first_case: vec![None; BINS.len() + EDGE_BINS.len()],
+            prev: None,
+        }
+    }
+
+    /// Takes the registers before a run's first cycle (the model as the run starts: from reset
+    /// or from an injected state), so that the edge bins see the first cycle too (an injected
+    /// timer at its top value expires in it).
+    pub fn start(&mut self, m: &RateLimiter) {
+        self.prev = Some(Prev::of(m));
+    }
+
+    /// Records campaign case `index` as the first to hit each bin this run hit (earlier cases
+    /// keep theirs when merged).
+    pub fn mark_case(&mut self, index: u64) {
+        for (f, &n) in self
+            .first_case
+            .iter_mut()
+            .zip(self.hits.iter().chain(&self.edge))
+        {
+            if n > 0 {
+                *f = Some(f.map_or(index, |x| x.min(index)));
+            }
         }
     }
 
@@ -133,26 +284,242 @@ impl Coverage {
         hit(22, i.rst && (out.m_axis_tvalid || i.s_axis.tvalid));
         hit(23, cfg.bypass);
         hit(24, e.cnp_edge && s.regs.cnt.cnp_cnt16 == 0 && !i.rst);
+        self.sample_edges(i, m);
+    }
+
+    /// The edge bins: each register against its value one cycle earlier (from the first cycle on
+    /// when the run called [`Coverage::start`], else from the second).
+    fn sample_edges(&mut self, i: &Inputs, m: &RateLimiter) {
+        let now = Prev::of(m);
+        let Some(p) = self.prev.replace(now) else {
+            return;
+        };
+        let e = m.events();
+        let s = m.state();
+        let cfg = &s.regs.cfg;
+        let h = &mut self.edge;
+        let mut hit = |k: usize, c: bool| h[k] += u64::from(c && !i.rst);
+        let bytes = u64::from(e.bytes_in);
+        hit(
+            0,
+            now.byte_cnt == u32::MAX && u64::from(p.byte_cnt) + bytes > u64::from(u32::MAX),
+        );
+        hit(1, p.dec_timer == 0xFFFE && now.dec_timer == 0xFFFF);
+        hit(2, p.alpha_timer == 0xFFFF && e.alpha_fire);
+        hit(3, p.inc_timer == u32::MAX && e.timer_fire);
+        let inc = e.inc.is_some();
+        hit(
+            4,
+            inc && e.timer_fire && p.t_stage == 255 && now.t_stage == 255,
+        );
+        hit(
+            5,
+            inc && e.byte_fire && p.b_stage == 255 && now.b_stage == 255,
+        );
+        // the event each statistics counter counts (spec 6.2), in Prev::cnt order
+        let counted = [
+            e.cnp_edge,
+            e.dec_fire,
+            e.inc == Some(Phase::FastRecovery),
+            e.inc == Some(Phase::Additive),
+            e.inc == Some(Phase::Hyper),
+            inc && e.timer_fire,
+            inc && e.byte_fire,
+            e.stall,
+        ];
+        for (k, ev) in counted.into_iter().enumerate() {
+            hit(6 + k, ev && p.cnt[k] == u32::MAX && now.cnt[k] == 0);
+        }
+        hit(
+            14,
+            bytes > 0 && p.cnt_bytes.checked_add(bytes).is_none() && now.cnt_bytes < p.cnt_bytes,
+        );
+        hit(15, !cfg.bypass && bytes > 0 && p.credit >= 1 << 47);
+        hit(
+            16,
+            !cfg.bypass && (p.credit - (bytes << 16).min(p.credit)) + u64::from(p.bpc) >= 1 << 48,
+        );
+        hit(17, inc && u64::from(p.rc) + u64::from(s.rt) >= 1 << 32);
+        let params = m.params();
+        let rates = (params.clk_hz(), params.line_rate());
+        for (k, r) in [Rates::TenG, Rates::OneG, Rates::TwentyFiveG, Rates::LMax]
+            .into_iter()
+            .enumerate()
+        {
+            hit(18 + k, r.clk_and_line_rate() == rates);
+        }
     }
 
     pub fn merge(&mut self, other: &Coverage) {
         for (a, b) in self.hits.iter_mut().zip(&other.hits) {
             *a += b;
         }
+        for (a, b) in self.edge.iter_mut().zip(&other.edge) {
+            *a += b;
+        }
+        for (a, b) in self.first_case.iter_mut().zip(&other.first_case) {
+            if let Some(b) = *b {
+                *a = Some(a.map_or(b, |x| x.min(b)));
+            }
+        }
     }
 
-    /// Bins hit at least once.
+    /// Bins of [`BINS`] hit at least once (`make cosim`'s criterion: all of them).
     pub fn covered(&self) -> usize {
         self.hits.iter().filter(|&&n| n > 0).count()
     }
 
-    /// The table: one line per bin, misses marked.
+    /// Bins of [`EDGE_BINS`] hit at least once.
+    pub fn edge_covered(&self) -> usize {
+        self.edge.iter().filter(|&&n| n > 0).count()
+    }
+
+    /// The table: one line per bin, misses marked, the edge bins apart (in a campaign, the first
+    /// case that hit each).
     pub fn table(&self) -> String {
-        let mut s = format!("coverage: {}/{} bins hit\n", self.covered(), BINS.len());
-        for ((name, what), n) in BINS.iter().zip(&self.hits) {
+        let campaign = self.first_case.iter().any(Option::is_some);
+        let first = |k: usize| match self.first_case[k] {
+            Some(c) if campaign => format!("  (first: case {c})"),
+            _ => String::new(),
+        };
+        let mut s = format!(
+            "coverage: {}/{} bins hit (corners reached from reset)\n",
+            self.covered(),
+            BINS.len()
+        );
+        for (k, ((name, what), n)) in BINS.iter().zip(&self.hits).enumerate() {
             let mark = if *n == 0 { "MISS" } else { "" };
-            s += &format!("  {name:<28} {n:>12} {mark:<4}  {what}\n");
+            s += &format!("  {name:<28} {n:>12} {mark:<4}  {what}{}\n", first(k));
+        }
+        s += &format!(
+            "edge coverage: {}/{} bins hit (register-width and parameter corners: reached by state \
+             injection and the rate variants of `dcqcn fuzz`, not by make cosim's runs from reset)\n",
+            self.edge_covered(),
+            EDGE_BINS.len()
+        );
+        for (k, ((name, what), n)) in EDGE_BINS.iter().zip(&self.edge).enumerate() {
+            let mark = if *n == 0 { "miss" } else { "" };
+            s += &format!(
+                "  {name:<28} {n:>12} {mark:<4}  {what}{}\n",
+                first(BINS.len() + k)
+            );
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dcqcn_model::{AxisIn, Params, State};
+
+    /// The edge bins hit by `cycles` model cycles from `state` with a beat offered every cycle,
+    /// downstream ready, and the CNP input at `cnp`.
+    fn run(p: Params, cnp: bool, cycles: u64, state: impl Fn(&mut State)) -> Coverage {
+        let mut m = RateLimiter::new(p);
+        state(m.state_mut());
+        let mut cov = Coverage::new();
+        cov.start(&m);
+        let i = Inputs {
+            cnp,
+            s_axis: AxisIn {
+                tvalid: true,
+                tkeep: (1u64 << p.data_bytes()) - 1,
+                ..AxisIn::default()
+            },
+            m_axis_tready: true,
+            ..Inputs::default()
+        };
+        for _ in 0..cycles {
+            let out = m.step(&i);
+            cov.sample(&i, &out, &m);
+        }
+        cov
+    }
+
+    fn edge(cov: &Coverage, name: &str) -> u64 {
+        let k = EDGE_BINS.iter().position(|b| b.0 == name).unwrap();
+        cov.edge[k]
+    }
+
+    #[test]
+    fn counter_wrap_bins_fire_at_the_wrap_only() {
+        let p = Params::default();
+        // one CNP edge (after the synchroniser): cnt_cnp counts it
+        let wraps = run(p, true, 20, |s| s.regs.cnt.cnt_cnp = u32::MAX);
+        assert_eq!(edge(&wraps, "cnt_cnp_wraps"), 1);
+        let short = run(p, true, 20, |s| s.regs.cnt.cnt_cnp = u32::MAX - 1);
+        assert_eq!(edge(&short, "cnt_cnp_wraps"), 0);
+        // 8-byte beats flow once the credit covers them: the 64-bit byte counter passes 2^64 - 1
+        let wraps = run(p, false, 100, |s| s.regs.cnt.cnt_bytes = u64::MAX - 3);
+        assert_eq!(edge(&wraps, "cnt_bytes_wraps"), 1);
+        let short = run(p, false, 100, |s| s.regs.cnt.cnt_bytes = u64::MAX - 1000);
+        assert_eq!(edge(&short, "cnt_bytes_wraps"), 0);
+    }
+
+    #[test]
+    fn byte_counter_saturation_and_rate_bins() {
+        let p = Params::default();
+        let sat = |start: u32| {
+            run(p, false, 100, move |s| {
+                s.regs.cfg.byte_en = true;
+                s.regs.cfg.byte_threshold = u32::MAX;
+                s.active = true;
+                s.inc.byte_cnt = start;
+            })
+        };
+        assert!(edge(&sat(u32::MAX - 20), "byte_cnt_saturates") > 0);
+        // 100 cycles of at most 8 bytes cannot reach 2^32 - 1 from 2^32 - 1001
+        assert_eq!(edge(&sat(u32::MAX - 1000), "byte_cnt_saturates"), 0);
+        let one_g = run(
+            Params::new(8, 125_000_000, 125_000_000).unwrap(),
+            false,
+            10,
+            |_| {},
+        );
+        assert_eq!(edge(&one_g, "rates_1g"), 10, "every cycle");
+        assert_eq!(edge(&one_g, "rates_10g") + edge(&one_g, "rates_25g"), 0);
+        assert_eq!(one_g.edge_covered(), 1);
+        assert_eq!(
+            one_g.covered(),
+            one_g.hits.iter().filter(|&&n| n > 0).count()
+        );
+    }
+
+    #[test]
+    fn a_timer_injected_at_its_top_value_expires_in_the_first_cycle() {
+        let p = Params::default();
+        let top = |timer: u16| {
+            run(p, false, 3, move |s| {
+                s.active = true;
+                s.alpha.alpha_timer = timer;
+            })
+        };
+        assert_eq!(edge(&top(0xFFFF), "alpha_timer_at_top"), 1);
+        // 0xFFFE expires too (interval <= 0xFFFF), but not at the top value
+        assert_eq!(edge(&top(0xFFFE), "alpha_timer_at_top"), 0);
+    }
+
+    #[test]
+    fn first_case_is_the_lowest_case_that_hit_each_bin() {
+        let p = Params::default();
+        let mut a = run(p, true, 20, |s| s.regs.cnt.cnt_cnp = u32::MAX);
+        let mut b = a.clone();
+        a.mark_case(7);
+        b.mark_case(3);
+        let k = BINS.len()
+            + EDGE_BINS
+                .iter()
+                .position(|x| x.0 == "cnt_cnp_wraps")
+                .unwrap();
+        let mut all = Coverage::new();
+        all.merge(&a);
+        assert_eq!(all.first_case[k], Some(7));
+        all.merge(&b);
+        assert_eq!(all.first_case[k], Some(3));
+        assert_eq!(all.edge, a.edge.iter().map(|n| 2 * n).collect::<Vec<_>>());
+        assert!(all.table().contains("(first: case 3)"));
+        let miss = BINS.len() + EDGE_BINS.iter().position(|x| x.0 == "rates_lmax").unwrap();
+        assert_eq!(all.first_case[miss], None);
     }
 }

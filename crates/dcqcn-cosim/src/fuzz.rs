@@ -643,6 +643,23 @@ pub fn replay(path: &Path) -> Result<Replayed, CosimError> {
     })
 }
 
+/// Set (to anything) to run every case of `dcqcn fuzz --variant V` on V itself even where V has
+/// rate siblings (the campaign without parameter variants, for comparison).
+pub const FIXED_RATES_ENV: &str = "DCQCN_FUZZ_FIXED_RATES";
+
+/// The variant a case drawn at `rates` runs on when a campaign names `variant`: the variant's rate
+/// sibling `<variant>-<rates>` where one is compiled (a mutant built at every rate set, see
+/// `make mutants`), else `variant` itself. [`FIXED_RATES_ENV`] turns the siblings off.
+pub fn rates_sibling(variant: &str, rates: Rates) -> String {
+    if rates != Rates::TenG && std::env::var_os(FIXED_RATES_ENV).is_none() {
+        let sibling = format!("{variant}-{}", rates.name());
+        if rtl::variants().iter().any(|x| x.name == sibling) {
+            return sibling;
+        }
+    }
+    variant.to_string()
+}
+
 /// The value tree of case number `index` of a campaign with `seed`.
 fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, CosimError> {
     let mut bytes = [0u8; 32];
@@ -663,7 +680,8 @@ impl CampaignCfg {
             c.stimulus.resets.initial_cycles = ResetSpec::initial_only().initial_cycles;
         }
         if let Some(v) = &self.variant {
-            if let Some(info) = rtl::variants().into_iter().find(|x| &x.name == v) {
+            let v = rates_sibling(v, c.rates);
+            if let Some(info) = rtl::variants().into_iter().find(|x| x.name == v) {
                 c.data_bytes = info.data_bytes;
                 c.rates = Rates::ALL
                     .into_iter()
@@ -688,7 +706,7 @@ impl CampaignCfg {
     /// (`None` for the SystemVerilog, the default of a saved case).
     pub fn variant_for(&self, c: &Case) -> Option<String> {
         match (&self.variant, self.hdl) {
-            (Some(v), _) => Some(v.clone()),
+            (Some(v), _) => Some(rates_sibling(v, c.rates)),
             (None, rtl::Hdl::Sv) => None,
             (None, hdl) => Some(c.variant(hdl)),
         }
@@ -724,7 +742,8 @@ fn worker(
     let mut index = job;
     while !sh.stop.load(Relaxed) && !cfg.out_of_budget(index, start) {
         let mut tree = case_tree(cfg.seed, index)?;
-        let o = cfg.run(&cfg.adapt(tree.current()))?;
+        let mut o = cfg.run(&cfg.adapt(tree.current()))?;
+        o.coverage.mark_case(index);
         sh.cycles.fetch_add(o.stats.cycles, Relaxed);
         sh.cases.fetch_add(1, Relaxed);
         sh.coverage

@@ -258,6 +258,7 @@ pub fn run(
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();
     let mut coverage = Coverage::new();
+    coverage.start(&model);
     let mut out = Outputs::default();
     let start = Instant::now();
     let mut mismatch = None;
