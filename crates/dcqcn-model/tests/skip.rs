@@ -4,7 +4,7 @@
 
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
 use proptest::prelude::*;
-use proptest::test_runner::{TestCaseError, TestRunner};
+use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
 use std::cell::Cell;
 
 fn config() -> impl Strategy<Value = Config> {
@@ -29,7 +29,7 @@ fn config() -> impl Strategy<Value = Config> {
                 prop_oneof![0u32..64, 64u32..2_000_000],
             ),
         ),
-        prop_oneof![4 => Just(false), 1 => Just(true)],
+        prop_oneof![3 => Just(false), 2 => Just(true)],
     )
         .prop_map(|(f, bypass)| Config::from_fields(f, bypass))
 }
@@ -137,12 +137,22 @@ fn check((cfg, rc, warmup, held, after): Case) -> Result<u64, TestCaseError> {
     Ok(skipped)
 }
 
+/// `cases` cases from a fixed seed, so every run checks the same cases and the non-vacuity counts
+/// below are the same numbers every time; `PROPTEST_RNG_SEED=<n>` explores other cases.
+fn seeded(cases: u32) -> ProptestConfig {
+    let mut c = ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    };
+    if c.rng_seed == RngSeed::Random {
+        c.rng_seed = RngSeed::Fixed(1);
+    }
+    c
+}
+
 #[test]
 fn skip_equals_stepping() {
-    let mut runner = TestRunner::new(ProptestConfig {
-        cases: 400,
-        ..ProptestConfig::default()
-    });
+    let mut runner = TestRunner::new(seeded(400));
     let total = Cell::new(0u64);
     let result = runner.run(&case(), |c| {
         total.set(total.get() + check(c)?);
@@ -318,10 +328,7 @@ fn check_stream((cfg, rc, warmup, segments): StreamCase) -> Result<StreamTally, 
 /// expiries (which end the stretch) and cap hits.
 #[test]
 fn skip_stream_equals_stepping() {
-    let mut runner = TestRunner::new(ProptestConfig {
-        cases: 500,
-        ..ProptestConfig::default()
-    });
+    let mut runner = TestRunner::new(seeded(500));
     let total = Cell::new((0u64, 0u64, 0u64, 0u64));
     let result = runner.run(&stream_case(), |c| {
         let t = check_stream(c)?;
@@ -343,6 +350,9 @@ fn skip_stream_equals_stepping() {
     assert!(loads > 100_000, "only {loads} beats streamed");
     assert!(limited > 50, "only {limited} stretches ended by max_loads");
     assert!(bypass > 100_000, "only {bypass} bypassed cycles streamed");
+    eprintln!(
+        "streamed {cycles} cycles, {loads} beats, {limited} ended by max_loads, {bypass} bypassed"
+    );
 }
 
 /// A saturating source at 5 Gb/s: the stretches between events are streamed in closed form, a

@@ -10,20 +10,9 @@
 //! 159, b4's 9 dropped sizes); offered from cycle 8 instead, frame 1 leaves at 149 and b4 drops 10
 //! (both also checked against the upstream VHDL in GHDL).
 
+use dcqcn_model::surf::datapath::{Datapath, DatapathOut, BUCKET_CAP};
+use dcqcn_model::surf::SurfParams;
 use dcqcn_model::AxisIn;
-
-/// The upstream generics the datapath uses (the surf module's `SurfParams`, until it exists).
-#[derive(Clone, Copy, Debug)]
-pub struct SurfParams {
-    pub line_rate: u32,
-    pub clk_freq_hz: u32,
-}
-
-#[path = "../src/surf/datapath.rs"]
-#[allow(dead_code)]
-mod datapath;
-
-use datapath::{Datapath, DatapathOut, BUCKET_CAP};
 
 const L: u32 = 1_250_000_000;
 const RESET_CYCLES: u64 = 8;
