@@ -20,6 +20,7 @@ macro_rules! out {
 
 mod golden;
 mod net;
+mod surf;
 
 use clap::{Parser, Subcommand};
 use dcqcn_cosim::lockstep::{self, Mismatch, RunSpec, RunStats, HISTORY_CYCLES};
@@ -245,6 +246,11 @@ enum Cmd {
         /// instead: the same campaign without state injection, for comparison.
         #[arg(long)]
         no_inject: bool,
+    },
+    /// The upstream SURF block (RoCEv2Dcqcn) from your SURF checkout: record vector sets.
+    Surf {
+        #[command(subcommand)]
+        cmd: surf::SurfCmd,
     },
     /// Golden vectors for HDL testbenches: generate (`gen`), check against the model (`verify`).
     Golden {
@@ -743,6 +749,7 @@ fn main() -> ExitCode {
                 Failure::Mismatch
             }
         }),
+        Cmd::Surf { cmd } => surf::run(cmd),
         Cmd::Net(args) => net::run(args)
             .map(|_| ())
             .map_err(|e| Failure::Input(e.to_string())),

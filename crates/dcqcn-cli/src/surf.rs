@@ -1,0 +1,105 @@
+//! `dcqcn surf record|scenarios` and `dcqcn cosim --rtl surf`: the upstream SURF block from the
+//! user's checkout (`dcqcn_cosim::surf`).
+
+use crate::Failure;
+use clap::Subcommand;
+use dcqcn_cosim::surf::{self, SurfError};
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum SurfCmd {
+    /// Record vector sets of the upstream block (every port every cycle, Rc, Rt, alpha and the
+    /// CNP counter) from your SURF checkout, one directory per scenario.
+    Record {
+        /// Your SURF checkout (with ethernet/RoCEv2/rtl/RoCEv2Dcqcn.vhd); nothing is written into it.
+        #[arg(long)]
+        surf_dir: PathBuf,
+        /// Scenario (see `dcqcn surf scenarios`); default: every one.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Output directory: one subdirectory per scenario.
+        #[arg(long)]
+        out: PathBuf,
+        /// Cycles (default: the scenario's own length).
+        #[arg(long, value_parser = crate::parse_positive)]
+        cycles: Option<u64>,
+        /// Stimulus seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// List the scenarios run against the upstream block.
+    Scenarios,
+}
+
+/// Where builds of user checkouts go: `$CARGO_TARGET_DIR/surf`, else `target/surf`.
+pub fn build_root() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("surf")
+}
+
+fn input(e: SurfError) -> Failure {
+    Failure::Input(e.to_string())
+}
+
+/// Builds the checkout (or finds it built), saying so on standard error.
+pub fn build(surf_dir: &Path) -> Result<surf::Built, Failure> {
+    surf::check_tree(surf_dir).map_err(input)?;
+    eprintln!(
+        "building {} with GHDL into {} ...",
+        surf_dir.display(),
+        build_root().display()
+    );
+    let b = surf::build(surf_dir, &build_root()).map_err(input)?;
+    if b.build_seconds > 0.0 {
+        eprintln!("built in {:.1} s ({})", b.build_seconds, b.dir.display());
+    }
+    Ok(b)
+}
+
+pub fn run(cmd: &SurfCmd) -> Result<(), Failure> {
+    match cmd {
+        SurfCmd::Scenarios => {
+            for s in surf::scenarios() {
+                outln!(
+                    "{:<19} {:>6} cycles  {}",
+                    s.name,
+                    s.default_cycles,
+                    s.description
+                );
+            }
+            Ok(())
+        }
+        SurfCmd::Record {
+            surf_dir,
+            scenario,
+            out,
+            cycles,
+            seed,
+        } => {
+            let list = match scenario {
+                Some(n) => vec![surf::scenario(n).map_err(input)?],
+                None => surf::scenarios(),
+            };
+            let b = build(surf_dir)?;
+            for sc in &list {
+                let n = cycles.unwrap_or(sc.default_cycles);
+                let command = format!(
+                    "dcqcn surf record --surf-dir <SURF checkout> --scenario {} --cycles {n} --seed {seed}",
+                    sc.name
+                );
+                let r = surf::run_upstream(&b, sc, *seed, n).map_err(input)?;
+                let dir = out.join(sc.name);
+                surf::write_set(&dir, &b, sc, *seed, &r, &command).map_err(input)?;
+                outln!(
+                    "{:<19} {:>6} cycles  {:>7.0} cycles/s  {}",
+                    sc.name,
+                    r.inputs.len(),
+                    r.cycles_per_second(),
+                    dir.display()
+                );
+            }
+            Ok(())
+        }
+    }
+}
