@@ -2,8 +2,9 @@
 //! cycle-exact at the ports: `s_axis_tready`, `m_axis_t{valid,data,keep,last}` for the inputs
 //! `axisRst`, Rc, `s_axis_*` and `m_axis_tready`, at the upstream wrapper's 32-byte beats.
 //!
-//! A model written from the upstream VHDL's behaviour (no upstream code here). Its parts, each a state struct with its reset, the
-//! combinational values of a cycle and the clock edge, as in `block.rs`:
+//! A model written from the upstream VHDL's behaviour (no upstream code here). Its parts, each a
+//! state struct with its reset, the combinational values of a cycle and the clock edge, as in
+//! `block.rs`:
 //!
 //! - [`TokenCalc`]: `byte_per_clk` (Q16.16) = `(Rc * K) >> 32`, `K = round(2^48 / f_clk)`,
 //!   through two registers (the product, then the shift) that no reset touches.
@@ -13,7 +14,7 @@
 //!   pointer registers whose occupancy count keeps the latched entry until it reaches the output
 //!   register, `s_axis_tready` = not almost-full (count >= 4094, registered; also low in the first
 //!   cycle after reset), and the frame gate: a 4096-entry end-of-frame FIFO (distributed RAM, so
-//!   valid one cycle after a write) and an in-frame flag that lets the data out only while a whole
+//!   valid two cycles after a write) and an in-frame flag that lets the data out only while a whole
 //!   frame is inside (or the data FIFO is almost full), cleared for a cycle after each frame's
 //!   last beat is read.
 //! - [`Pipeline`]: the 8-stage output pipeline (ten cells with a skid cell and a registered
@@ -32,17 +33,18 @@
 //!
 //! Reset (`axisRst`, synchronous, active high) clears the pointer, flag and state registers; the
 //! RAMs, the RAM latches and output registers, the token calculator and the frame monitor's
-//! update register keep their values, as upstream. Values upstream powers up undefined ('U' in
-//! simulation: the token calculator's registers, the FIFO output registers) are 0 here; they are
-//! visible only on data ports while `m_axis_tvalid` is low, or if reset is not held for the first
-//! two cycles.
+//! update register keep their values, as upstream. Registers upstream powers up undefined ('U' in
+//! simulation): the token calculator's are modelled as undefined until loaded (a bucket that
+//! counts while `byte_per_clk` is still undefined, i.e. reset released before cycle 2, jumps to
+//! the cap, as upstream simulates; an FPGA's registers would power up 0 instead); the FIFO output
+//! registers are 0 here, visible only on the data ports while `m_axis_tvalid` is low.
 
 use super::SurfParams;
 use crate::AxisIn;
 
 /// Bytes of a beat at the upstream wrapper's stream width.
 pub const BEAT_BYTES: u32 = 32;
-/// Data FIFO depth (entries of one beat) and its address mask.
+/// Data FIFO depth (entries of one beat).
 pub const DATA_FIFO_DEPTH: usize = 4096;
 /// Size FIFO depth.
 pub const SIZE_FIFO_DEPTH: usize = 64;
@@ -83,13 +85,17 @@ impl Beat {
     }
 }
 
-/// Q16.16 bytes per clock of Rc: two registers, no reset.
+/// Q16.16 bytes per clock of Rc: two registers, no reset, undefined until first loaded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TokenCalc {
     /// `Rc * K`, loaded every edge.
     pub product: u64,
     /// `product >> 32`, loaded every edge: the bucket's increment.
     pub bpc: u32,
+    /// The registers hold a value (false at power-up: upstream's simulation shows 'X', and the
+    /// bucket's cap comparison with it is false, so a bucket counting then jumps to the cap).
+    pub product_defined: bool,
+    pub bpc_defined: bool,
 }
 
 impl TokenCalc {
@@ -97,7 +103,9 @@ impl TokenCalc {
     #[inline(always)]
     pub fn next(&mut self, rc: u32, k: u32) {
         self.bpc = (self.product >> 32) as u32;
+        self.bpc_defined = self.product_defined;
         self.product = u64::from(rc) * u64::from(k);
+        self.product_defined = true;
     }
 }
 
@@ -340,47 +348,60 @@ impl Pipeline {
         &self.cells[PIPE_CELLS - 1]
     }
 
-    /// The clock edge: `input` is the FIFO's output (captured when `ready` was high, valid or
-    /// not), `m_ready` the bucket's ready.
+    /// The clock edge: the FIFO's output (`in_valid`, `input`) is captured when `ready` was
+    /// high, valid or not; `m_ready` is the bucket's ready. In place, cells from the top down.
     #[inline(always)]
-    pub fn next(&mut self, rst: bool, input: Cell, m_ready: bool) {
+    pub fn next(&mut self, rst: bool, in_valid: bool, input: &Beat, m_ready: bool) {
         if rst {
             *self = Pipeline::RESET;
             return;
         }
-        let r = *self;
         const TOP: usize = PIPE_CELLS - 1;
-        if !r.cells[TOP].valid || m_ready {
+        let was_ready = self.ready;
+        let skid_valid = self.cells[0].valid;
+        if !self.cells[TOP].valid || m_ready {
             for i in (2..=TOP).rev() {
-                self.cells[i] = r.cells[i - 1];
+                self.cells[i] = self.cells[i - 1];
             }
-            if !r.cells[0].valid {
+            if !skid_valid {
                 self.ready = true;
-                if r.ready {
-                    self.cells[1] = input;
+                if was_ready {
+                    self.cells[1] = Cell {
+                        valid: in_valid,
+                        beat: *input,
+                    };
                 } else {
                     self.cells[1].valid = false;
                 }
             } else {
-                self.cells[1] = r.cells[0];
-                if r.ready {
+                self.cells[1] = self.cells[0];
+                if was_ready {
                     self.ready = false;
-                    self.cells[0] = input;
+                    self.cells[0] = Cell {
+                        valid: in_valid,
+                        beat: *input,
+                    };
                 } else {
                     self.ready = true;
                     self.cells[0].valid = false;
                 }
             }
         } else {
+            // The output cell holds: fill the skid cell, close one gap per cell (decided on the
+            // valid bits before the edge).
+            let valid: [bool; PIPE_CELLS] = core::array::from_fn(|i| self.cells[i].valid);
             self.ready = false;
-            if r.ready {
-                self.cells[0] = input;
-            } else if !r.cells[0].valid {
+            if was_ready {
+                self.cells[0] = Cell {
+                    valid: in_valid,
+                    beat: *input,
+                };
+            } else if !skid_valid {
                 self.ready = true;
             }
             for i in (1..TOP).rev() {
-                if !r.cells[i].valid && r.cells[i - 1].valid {
-                    self.cells[i] = r.cells[i - 1];
+                if !valid[i] && valid[i - 1] {
+                    self.cells[i] = self.cells[i - 1];
                     self.cells[i - 1].valid = false;
                 }
             }
@@ -520,9 +541,17 @@ impl Bucket {
     };
 
     /// Combinational outputs and the next registers: `s` the pipeline's output cell, `size` the
-    /// size FIFO's output, `bpc` the token increment, `m_ready` the master port's ready.
+    /// size FIFO's output, `bpc` the token increment (`None`: undefined, see [`TokenCalc`]),
+    /// `m_ready` the master port's ready.
     #[inline(always)]
-    pub fn step(&mut self, rst: bool, s: &Cell, size: u32, bpc: u32, m_ready: bool) -> BucketOut {
+    pub fn step(
+        &mut self,
+        rst: bool,
+        s: &Cell,
+        size: u32,
+        bpc: Option<u32>,
+        m_ready: bool,
+    ) -> BucketOut {
         let r = *self;
         let need = u64::from(size) << 16;
         let mut o = BucketOut {
@@ -555,10 +584,11 @@ impl Bucket {
                 self.go_idle = true;
             }
         }
-        self.count = if BUCKET_CAP.wrapping_sub(r.count) & 0xFFFF_FFFF_FFFF > u64::from(bpc) {
-            (r.count + u64::from(bpc)) & 0xFFFF_FFFF_FFFF
-        } else {
-            BUCKET_CAP
+        self.count = match bpc {
+            Some(bpc) if BUCKET_CAP.wrapping_sub(r.count) & 0xFFFF_FFFF_FFFF > u64::from(bpc) => {
+                (r.count + u64::from(bpc)) & 0xFFFF_FFFF_FFFF
+            }
+            _ => BUCKET_CAP,
         };
         if o.admit {
             self.count = self.count.wrapping_sub(need) & 0xFFFF_FFFF_FFFF;
@@ -659,18 +689,11 @@ impl Datapath {
             m_axis_tlast: self.bucket.m.last,
         };
         let head = *self.pipe.out();
-        let b = self
-            .bucket
-            .step(rst, &head, self.sizes.dout, self.calc.bpc, m_tready);
+        let bpc = self.calc.bpc_defined.then_some(self.calc.bpc);
+        let b = self.bucket.step(rst, &head, self.sizes.dout, bpc, m_tready);
         let take = self.pipe.ready;
-        self.pipe.next(
-            rst,
-            Cell {
-                valid: ing.valid,
-                beat: self.ingress.dout,
-            },
-            b.s_ready,
-        );
+        self.pipe
+            .next(rst, ing.valid, &self.ingress.dout, b.s_ready);
         // The size FIFO writes the monitor's registered strobe and size of this cycle.
         let (report, size) = (self.mon.update_q, self.mon.size_q);
         self.events = StepEvents {
