@@ -103,3 +103,78 @@ pub fn run(cmd: &SurfCmd) -> Result<(), Failure> {
         }
     }
 }
+
+/// `dcqcn cosim --rtl surf`: the model of upstream against your checkout, one scenario or all.
+pub fn cosim(
+    run: &crate::RunArgs,
+    surf_dir: &Option<PathBuf>,
+    vcd: &Option<PathBuf>,
+    report: &Path,
+) -> Result<(), Failure> {
+    let Some(dir) = surf_dir else {
+        return Err(Failure::Input(
+            "--rtl surf needs --surf-dir PATH (your SURF checkout)".into(),
+        ));
+    };
+    if run.config.is_some() {
+        return Err(Failure::Input(
+            "--config is our block's register file; the upstream scenarios program upstream registers (`dcqcn surf scenarios`)".into(),
+        ));
+    }
+    if vcd.is_some() && run.scenario.is_none() {
+        return Err(Failure::Input(
+            "--vcd needs --scenario (one waveform per run)".into(),
+        ));
+    }
+    let list = match &run.scenario {
+        Some(n) => vec![surf::scenario(n).map_err(input)?],
+        None => surf::scenarios(),
+    };
+    let b = build(dir)?;
+    outln!("SURF {} ({})", b.commit, b.dir.display());
+    let mut failed = false;
+    let window = report.with_extension("vcd");
+    for sc in &list {
+        let n = run.cycles.unwrap_or(sc.default_cycles);
+        let replay = format!(
+            "dcqcn cosim --rtl surf --surf-dir {} --scenario {} --seed {}",
+            dir.display(),
+            sc.name,
+            run.seed
+        );
+        let trace = match vcd {
+            Some(p) => (p.as_path(), false),
+            None => (window.as_path(), true),
+        };
+        let o = surf::lockstep(&b, sc, run.seed, n, &replay, Some(trace)).map_err(input)?;
+        match &o.mismatch {
+            None => outln!(
+                "{:<19} {:>7} cycles  0 mismatches  {:>6.0} cycles/s",
+                sc.name,
+                o.cycles,
+                o.cycles_per_second()
+            ),
+            Some(m) => {
+                failed = true;
+                outln!("{:<19} MISMATCH at cycle {}", sc.name, m.cycle);
+                eprint!("{}", m.report());
+                let json = m.to_json();
+                std::fs::write(report, json).map_err(|e| {
+                    Failure::Input(format!("{}: cannot write report: {e}", report.display()))
+                })?;
+                eprintln!(
+                    "report: {}, waveform: {}",
+                    report.display(),
+                    vcd.clone()
+                        .unwrap_or_else(|| report.with_extension("vcd"))
+                        .display()
+                );
+            }
+        }
+    }
+    if failed {
+        Err(Failure::Mismatch)
+    } else {
+        Ok(())
+    }
+}

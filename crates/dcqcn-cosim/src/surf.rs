@@ -98,7 +98,9 @@ pub enum SurfError {
     NotSurf { path: PathBuf, missing: Vec<String> },
     #[error("--surf-dir {}: this SURF has no RoCEv2Dcqcn block (a version from before it?): missing {}", path.display(), missing.join(", "))]
     NoBlock { path: PathBuf, missing: Vec<String> },
-    #[error("GHDL not found (`{ghdl}`): install it with scripts/deps.sh, or name it with GHDL=...")]
+    #[error(
+        "GHDL not found (`{ghdl}`): install it with scripts/deps.sh, or name it with GHDL=..."
+    )]
     NoGhdl { ghdl: String },
     #[error("{what} failed (exit {code}); GHDL's output: {}", log.display())]
     Build {
@@ -311,7 +313,10 @@ pub fn build(surf_dir: &Path, build_root: &Path) -> Result<Built, SurfError> {
     let dir = dir.canonicalize().map_err(io_err(&dir))?;
     let srcs = sources(&surf_dir)?;
     // What the build depends on: every source's size and modification time, the bridge, GHDL.
-    let mut stamp = format!("ghdl {ghdl}\nbridge {}\n", hex_digest(BRIDGE_VHDL.as_bytes()));
+    let mut stamp = format!(
+        "ghdl {ghdl}\nbridge {}\n",
+        hex_digest(BRIDGE_VHDL.as_bytes())
+    );
     for s in &srcs {
         let m = std::fs::metadata(s).map_err(io_err(s))?;
         let t = m
@@ -1142,7 +1147,10 @@ pub fn write_set(
 ) -> Result<(), SurfError> {
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
     let comments = vec![
-        format!("upstream SURF RoCEv2Dcqcn (RoCEv2DcqcnWrapper) scenario {}: {}", sc.name, sc.description),
+        format!(
+            "upstream SURF RoCEv2Dcqcn (RoCEv2DcqcnWrapper) scenario {}: {}",
+            sc.name, sc.description
+        ),
         format!("SURF {}", b.commit),
         format!("recorded by: {command}"),
     ];
@@ -1183,7 +1191,13 @@ pub fn write_set(
 }
 
 /// `FieldDiff` for one differing field (hex and decimal on both sides).
-pub fn field_diff(name: &'static str, block: &'static str, width: u32, model: &Val, rtl: &Val) -> FieldDiff {
+pub fn field_diff(
+    name: &'static str,
+    block: &'static str,
+    width: u32,
+    model: &Val,
+    rtl: &Val,
+) -> FieldDiff {
     let hex = |v: &Val| crate::golden::format::hex(v, width);
     let dec = |v: &Val| {
         if width <= 64 {
@@ -1209,4 +1223,317 @@ pub fn history_row(cycle: u64, i: &Inputs, o: &Outputs) -> HistoryRow {
         inputs: i.describe(),
         outputs: o.describe(),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lockstep against the model of the upstream block
+
+use dcqcn_model::surf::{SurfLimiter, SurfParams, SurfProbe};
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// The first difference between [`SurfLimiter`] and the upstream VHDL.
+#[derive(Clone, Debug, Serialize)]
+pub struct SurfMismatch {
+    pub cycle: u64,
+    pub time_us: f64,
+    pub scenario: String,
+    pub seed: u64,
+    /// `surf <commit>`.
+    pub variant: String,
+    pub data_bytes: u32,
+    pub fields: Vec<FieldDiff>,
+    /// The upstream register writes after each reset (`addr=data`).
+    pub writes: Vec<String>,
+    pub replay: String,
+    /// The cycles up to the mismatch: inputs and model outputs.
+    pub history: Vec<HistoryRow>,
+}
+
+impl SurfMismatch {
+    /// The mismatch as pretty JSON (the `--report` file).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("plain data serialises")
+    }
+
+    /// The report, laid out as `dcqcn cosim`'s.
+    pub fn report(&self) -> String {
+        let mut s = format!(
+            "MISMATCH at cycle {} (t = {:.3} us), scenario {}, seed {}, RTL variant {} ({} B beats)\n",
+            self.cycle, self.time_us, self.scenario, self.seed, self.variant, self.data_bytes
+        );
+        s += &crate::lockstep::report_body(&self.fields, &self.history);
+        s += &format!(
+            "configuration: upstream writes [{}]\n",
+            self.writes.join(", ")
+        );
+        s += &format!("replay: {}\n", self.replay);
+        s
+    }
+}
+
+/// A SURF lockstep's result.
+#[derive(Clone, Debug)]
+pub struct SurfOutcome {
+    /// Cycles compared (ports and registers).
+    pub cycles: u64,
+    pub seconds: f64,
+    pub mismatch: Option<SurfMismatch>,
+}
+
+impl SurfOutcome {
+    pub fn cycles_per_second(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+}
+
+fn regs_of(p: &SurfProbe) -> Regs {
+    Regs {
+        rc: p.rc,
+        rt: p.rt,
+        alpha: p.alpha,
+        cnp_cnt: p.cnp_cnt,
+    }
+}
+
+/// The fields that differ in one cycle: every output port (the m_axis payload only while the
+/// upstream m_axis_tvalid is 1; a bit that is not 0/1 is a difference, shown as `x`), and, when
+/// `regs` is given, Rc, Rt, alpha and the CNP counter register after the edge.
+fn diffs(i: &Inputs, m: &Outputs, r: &Ports, regs: Option<(&Regs, &Regs)>) -> Vec<FieldDiff> {
+    let f = fields(DATA_BYTES);
+    let z = Regs::default();
+    let (mr, rr) = regs.unwrap_or((&z, &z));
+    let mv = cycle_values(i, m, mr);
+    let payload = ["m_axis_tdata", "m_axis_tkeep", "m_axis_tlast"];
+    // The payload of both sides under the upstream tvalid.
+    let mut m2 = *m;
+    m2.m_axis_tvalid = r.out.m_axis_tvalid;
+    let mv2 = cycle_values(i, &m2, mr);
+    let rv = cycle_values(i, &r.out, rr);
+    let mut out = Vec::new();
+    for (k, g) in f.iter().enumerate() {
+        let block = match g.dir {
+            Dir::In => continue,
+            Dir::Out => "out",
+            Dir::St => {
+                if regs.is_none() {
+                    continue;
+                }
+                "st"
+            }
+        };
+        let model = if payload.contains(&g.name) {
+            mv2[k]
+        } else {
+            mv[k]
+        };
+        let undef =
+            r.undefined.contains(&g.name) && (r.out.m_axis_tvalid || !payload.contains(&g.name));
+        if undef {
+            let mut d = field_diff(g.name, block, g.width, &model, &rv[k]);
+            d.rtl_hex = "x".repeat(g.width.div_ceil(4) as usize);
+            d.rtl = "not 0/1".into();
+            out.push(d);
+        } else if model != rv[k] {
+            out.push(field_diff(g.name, block, g.width, &model, &rv[k]));
+        }
+    }
+    out
+}
+
+/// Runs `sc` for `cycles` cycles on the upstream block and on [`SurfLimiter`], closed loop on
+/// the upstream outputs, comparing every output port every cycle and the four registers after
+/// every edge. Stops stepping at the first port difference; the registers (read from the
+/// waveform dump when the simulation ends) are compared up to there, and the earlier difference
+/// is the one reported. `vcd`: a waveform of scopes `tb`, `model` and `rtl` — of the whole run,
+/// or (`window_only`) of the [`crate::lockstep::WAVEFORM_CYCLES`] cycles up to a mismatch.
+pub fn lockstep(
+    b: &Built,
+    sc: &SurfScenario,
+    seed: u64,
+    cycles: u64,
+    replay: &str,
+    vcd: Option<(&Path, bool)>,
+) -> Result<SurfOutcome, SurfError> {
+    let p = params();
+    let mut bench = Bench::with_config_writes(&sc.stimulus, &p, seed, sc.writes.clone());
+    let mut model = SurfLimiter::new(SurfParams::default());
+    let mut sim = SurfSim::start(b, sc.name)?;
+    let keep_all = matches!(vcd, Some((_, false)));
+    let window = crate::lockstep::WAVEFORM_CYCLES as usize;
+    let mut trace: VecDeque<(Inputs, Outputs, Ports, Regs)> = VecDeque::new();
+    let mut model_regs = Vec::new();
+    let mut prev = Outputs::default();
+    let mut port_mismatch: Option<(u64, Vec<FieldDiff>)> = None;
+    let start = Instant::now();
+    let mut stepped = 0;
+    for k in 0..=cycles {
+        let mut i = bench.next(&prev);
+        i.cnp |= sc.cnp_at.contains(&k);
+        let po = sim.step(&i)?;
+        if k == cycles {
+            break;
+        }
+        let mo = model.step(&i);
+        let mp = regs_of(&model.probe());
+        model_regs.push(mp);
+        stepped += 1;
+        // Cycle 0: the registered outputs still hold their power-up values.
+        let d = if k == 0 {
+            vec![]
+        } else {
+            diffs(&i, &mo, &po, None)
+        };
+        prev = po.out;
+        trace.push_back((i, mo, po, mp));
+        if !keep_all && trace.len() > window {
+            trace.pop_front();
+        }
+        if !d.is_empty() {
+            port_mismatch = Some((k, d));
+            // One more cycle shows the registers after this edge.
+            let i2 = bench.next(&prev);
+            sim.step(&i2)?;
+            break;
+        }
+    }
+    let rtl_regs = sim.finish()?;
+    let seconds = start.elapsed().as_secs_f64();
+    let n = rtl_regs.len().min(model_regs.len());
+    let reg_mismatch = (0..n)
+        .find(|&k| model_regs[k] != rtl_regs[k])
+        .map(|k| k as u64);
+    let mismatch = match (port_mismatch, reg_mismatch) {
+        (None, None) => None,
+        (pm, rm) => {
+            let at = match (&pm, rm) {
+                (Some((c, _)), Some(r)) => (*c).min(r),
+                (Some((c, _)), None) => *c,
+                (None, Some(r)) => r,
+                (None, None) => unreachable!(),
+            };
+            let first = trace.front().map_or(0, |_| stepped - trace.len() as u64);
+            let (i, mo, po, mr) = trace[(at - first) as usize].clone();
+            let rr = rtl_regs.get(at as usize).copied().unwrap_or_default();
+            let fields = diffs(&i, &mo, &po, Some((&mr, &rr)));
+            let hist_from = at
+                .saturating_sub(crate::lockstep::HISTORY_CYCLES - 1)
+                .max(first);
+            let history = (hist_from..=at)
+                .map(|c| {
+                    let (i, o, _, _) = &trace[(c - first) as usize];
+                    history_row(c, i, o)
+                })
+                .collect();
+            Some(SurfMismatch {
+                cycle: at,
+                time_us: at as f64 / 156.25,
+                scenario: sc.name.to_string(),
+                seed,
+                variant: format!("surf {}", b.commit),
+                data_bytes: DATA_BYTES,
+                fields,
+                writes: sc
+                    .writes
+                    .iter()
+                    .map(|(a, d)| format!("{a:#05x}={d:#010x}"))
+                    .collect(),
+                replay: format!("{replay} --cycles {}", at + 1),
+                history,
+            })
+        }
+    };
+    if let Some((path, window_only)) = vcd {
+        if !window_only || mismatch.is_some() {
+            let end = mismatch.as_ref().map_or(stepped, |m| m.cycle + 1);
+            let first = stepped - trace.len() as u64;
+            let from = if window_only {
+                end.saturating_sub(window as u64).max(first)
+            } else {
+                first
+            };
+            write_vcd(path, &trace, first, from..end, &rtl_regs)?;
+        }
+    }
+    let compared = mismatch.as_ref().map_or(n as u64, |m| m.cycle);
+    Ok(SurfOutcome {
+        cycles: compared,
+        seconds,
+        mismatch,
+    })
+}
+
+/// Writes cycles `range` of `trace` (whose entry 0 is cycle `first`): scope `tb` the inputs,
+/// scopes `model` and `rtl` the outputs (at the falling edge) and the four registers (after the
+/// rising edge), as `dcqcn cosim`'s waveforms.
+fn write_vcd(
+    path: &Path,
+    trace: &VecDeque<(Inputs, Outputs, Ports, Regs)>,
+    first: u64,
+    range: std::ops::Range<u64>,
+    rtl_regs: &[Regs],
+) -> Result<(), SurfError> {
+    use vcd::{TimescaleUnit, Value};
+    let file = std::fs::File::create(path).map_err(io_err(path))?;
+    let io = |e: std::io::Error| SurfError::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut w = vcd::Writer::new(BufWriter::new(file));
+    let f = fields(DATA_BYTES);
+    let half = 3_200u64; // ps: 156.25 MHz
+    w.timescale(1, TimescaleUnit::PS).map_err(io)?;
+    w.add_module("surf").map_err(io)?;
+    let clk = w.add_wire(1, "clk").map_err(io)?;
+    let mut ids = Vec::new();
+    for scope in ["tb", "model", "rtl"] {
+        w.add_module(scope).map_err(io)?;
+        let mut v = Vec::new();
+        for g in &f {
+            if (scope == "tb") == (g.dir == Dir::In) {
+                v.push(Some(w.add_wire(g.width, g.name).map_err(io)?));
+            } else {
+                v.push(None);
+            }
+        }
+        ids.push(v);
+        w.upscope().map_err(io)?;
+    }
+    w.upscope().map_err(io)?;
+    w.enddefinitions().map_err(io)?;
+    let bits = |v: &Val, width: u32| -> Vec<Value> {
+        (0..width)
+            .rev()
+            .map(|b| {
+                if v[(b / 64) as usize] >> (b % 64) & 1 == 1 {
+                    Value::V1
+                } else {
+                    Value::V0
+                }
+            })
+            .collect()
+    };
+    for c in range {
+        let (i, mo, po, mr) = &trace[(c - first) as usize];
+        let rr = rtl_regs.get(c as usize).copied().unwrap_or_default();
+        let mv = cycle_values(i, mo, mr);
+        let rv = cycle_values(i, &po.out, &rr);
+        for (phase, dirs) in [(0u64, [Dir::In, Dir::Out]), (1, [Dir::St, Dir::St])] {
+            w.timestamp(c * 2 * half + phase * half).map_err(io)?;
+            w.change_scalar(clk, if phase == 0 { Value::V0 } else { Value::V1 })
+                .map_err(io)?;
+            for (k, g) in f.iter().enumerate() {
+                if !dirs.contains(&g.dir) {
+                    continue;
+                }
+                for (s, vals) in [(0usize, &mv), (1, &mv), (2, &rv)] {
+                    if let Some(id) = ids[s][k] {
+                        w.change_vector(id, bits(&vals[k], g.width)).map_err(io)?;
+                    }
+                }
+            }
+        }
+    }
+    w.flush().map_err(io)?;
+    Ok(())
 }
