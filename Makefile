@@ -154,6 +154,12 @@ golden-deps:
 # the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors. cocotb runs
 # every set on Verilator and, on GHDL with the VHDL twin, the subset COCOTB_VHDL_SETS (the whole
 # canonical set takes over 10 min there: make golden-check-cocotb-vhdl).
+# The model of the upstream SURF block lock-stepped against your SURF checkout (docs/surf-lockstep.md).
+.PHONY: surf-cosim
+surf-cosim: $(DCQCN)
+	@test -n "$(SURF_DIR)" || { echo "usage: make surf-cosim SURF_DIR=/path/to/surf" >&2; exit 2; }
+	$(DCQCN) cosim --rtl surf --surf-dir $(SURF_DIR) $(SURF_COSIM_ARGS)
+
 # Our block's sets (golden/surf/ holds the upstream SURF block's recordings, replayed by the model tests).
 GOLDEN_DIRS = $(filter-out golden/surf/,$(wildcard golden/*/))
 
