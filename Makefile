@@ -156,20 +156,29 @@ golden-deps:
 # the VHDL twin rtl/vhdl/), then the proof that each testbench rejects damaged vectors. cocotb runs
 # every set on Verilator and, on GHDL with the VHDL twin, the subset COCOTB_VHDL_SETS (the whole
 # canonical set takes over 10 min there: make golden-check-cocotb-vhdl).
+# The model of the upstream SURF block lock-stepped against your SURF checkout (docs/surf-lockstep.md).
+.PHONY: surf-cosim
+surf-cosim: $(DCQCN)
+	@test -n "$(SURF_DIR)" || { echo "usage: make surf-cosim SURF_DIR=/path/to/surf" >&2; exit 2; }
+	$(DCQCN) cosim --rtl surf --surf-dir $(SURF_DIR) $(SURF_COSIM_ARGS)
+
+# Our block's sets (golden/surf/ holds the upstream SURF block's recordings, replayed by the model tests).
+GOLDEN_DIRS = $(filter-out golden/surf/,$(wildcard golden/*/))
+
 golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-decerr \
   golden/random-frames-64b golden/trigger-collisions
 golden-check: deps golden-deps golden-verify
-	testbench/sv/run.sh verilator golden/*/
-	testbench/sv/run.sh icarus golden/*/
+	testbench/sv/run.sh verilator $(GOLDEN_DIRS)
+	testbench/sv/run.sh icarus $(GOLDEN_DIRS)
 	GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
-	HDL=vhdl testbench/vhdl/run.sh golden/*/
+	HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_DIRS)
 	python3 testbench/check_negative.py --only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl-twin,verify
 
 # The VHDL testbench on the Yosys gate-level netlist of the SystemVerilog (scripts/netlist2vhdl.py):
 # the GHDL path before the VHDL twin existed, now outside golden-check (the SV is replayed by
 # Verilator, Icarus and cocotb there, the twin by GHDL), kept for a VHDL shop that wants the SV in GHDL.
 golden-check-netlist: deps golden-deps golden-verify
-	testbench/vhdl/run.sh golden/*/
+	testbench/vhdl/run.sh $(GOLDEN_DIRS)
 	python3 testbench/check_negative.py --only vhdl
 
 # Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).

@@ -20,6 +20,7 @@ macro_rules! out {
 
 mod golden;
 mod net;
+mod surf;
 
 use clap::{Parser, Subcommand};
 use dcqcn_cosim::lockstep::{self, Mismatch, RunSpec, RunStats, HISTORY_CYCLES};
@@ -133,6 +134,15 @@ fn parse_window(s: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
+/// `--rtl`: our block or the upstream SURF block.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum RtlChoice {
+    /// Our block (rtl/*.sv, rtl/vhdl/)
+    Ours,
+    /// The upstream SURF RoCEv2Dcqcn from --surf-dir
+    Surf,
+}
+
 /// `--hdl`: which RTL description(s) the lockstep runs against.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum HdlChoice {
@@ -195,11 +205,18 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "sv")]
         hdl: HdlChoice,
         /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
-        #[arg(long, default_value = "dcqcn-mismatch.json")]
+        #[arg(long, visible_alias = "json", default_value = "dcqcn-mismatch.json")]
         report: PathBuf,
         /// Scenarios run at once, one thread each (default: one per core).
         #[arg(long, value_parser = parse_jobs)]
         jobs: Option<usize>,
+        /// The block: ours (rtl/), or the upstream SURF block from --surf-dir (GHDL, per cycle,
+        /// against the model of upstream; scenarios: `dcqcn surf scenarios`).
+        #[arg(long, value_enum, default_value = "ours")]
+        rtl: RtlChoice,
+        /// Your SURF checkout (with --rtl surf); nothing is written into it.
+        #[arg(long)]
+        surf_dir: Option<PathBuf>,
     },
     /// Run the model alone and write a CSV trace of Rc, Rt, alpha, credit and events.
     Sim {
@@ -248,6 +265,11 @@ enum Cmd {
         /// instead: the same campaign without state injection, for comparison.
         #[arg(long)]
         no_inject: bool,
+    },
+    /// The upstream SURF block (RoCEv2Dcqcn) from your SURF checkout: record vector sets.
+    Surf {
+        #[command(subcommand)]
+        cmd: surf::SurfCmd,
     },
     /// Golden vectors for HDL testbenches: generate (`gen`), check against the model (`verify`).
     Golden {
@@ -789,6 +811,21 @@ fn main() -> ExitCode {
     let r = match &cli.cmd {
         Cmd::Cosim {
             run,
+            vcd,
+            report,
+            rtl: RtlChoice::Surf,
+            surf_dir,
+            ..
+        } => surf::cosim(run, surf_dir, vcd, report),
+        Cmd::Cosim {
+            rtl: RtlChoice::Ours,
+            surf_dir: Some(_),
+            ..
+        } => Err(Failure::Input(
+            "--surf-dir is for --rtl surf (the upstream block)".into(),
+        )),
+        Cmd::Cosim {
+            run,
             init_seed,
             vcd,
             vcd_window,
@@ -796,6 +833,7 @@ fn main() -> ExitCode {
             hdl,
             report,
             jobs,
+            ..
         } => cosim(&CosimArgs {
             run,
             init_seed: *init_seed,
@@ -838,6 +876,7 @@ fn main() -> ExitCode {
                 Failure::Mismatch
             }
         }),
+        Cmd::Surf { cmd } => surf::run(cmd),
         Cmd::Net(args) => net::run(args)
             .map(|_| ())
             .map_err(|e| Failure::Input(e.to_string())),

@@ -26,6 +26,7 @@ pub mod lockstep;
 pub mod rtl;
 pub mod scenario;
 pub mod stimulus;
+pub mod surf;
 pub mod vcd_out;
 pub mod wide;
 

@@ -187,34 +187,41 @@ impl Mismatch {
             "MISMATCH at cycle {} (t = {:.3} us), scenario {}, seed {}, RTL variant {} ({} B beats)\n",
             self.cycle, self.time_us, self.scenario, self.seed, self.variant, self.data_bytes
         );
-        let w = self
-            .fields
-            .iter()
-            .map(|f| f.field.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
-        s += &format!(
-            "  {:w$}  {:11}  {:40}  {}\n",
-            "field", "block", "model (expected)", "rtl (actual)"
-        );
-        for f in &self.fields {
-            let model = format!("{} {}", f.model_hex, f.model);
-            s += &format!(
-                "  {:w$}  {:11}  {model:40}  {} {}\n",
-                f.field, f.block, f.rtl_hex, f.rtl
-            );
-        }
-        if !self.history.is_empty() {
-            s += "last cycles (inputs | model outputs):\n";
-            for h in &self.history {
-                s += &format!("  {:>10}  {} | {}\n", h.cycle, h.inputs, h.outputs);
-            }
-        }
+        s += &report_body(&self.fields, &self.history);
         s += &format!("configuration: {:?}\n", self.config);
         s += &format!("replay: {}\n", self.replay);
         s
     }
+}
+
+/// The middle of a mismatch report: the table of differing fields and the last cycles (shared
+/// with the upstream SURF lockstep, `crate::surf`).
+pub fn report_body(fields: &[FieldDiff], history: &[HistoryRow]) -> String {
+    let mut s = String::new();
+    let w = fields
+        .iter()
+        .map(|f| f.field.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    s += &format!(
+        "  {:w$}  {:11}  {:40}  {}\n",
+        "field", "block", "model (expected)", "rtl (actual)"
+    );
+    for f in fields {
+        let model = format!("{} {}", f.model_hex, f.model);
+        s += &format!(
+            "  {:w$}  {:11}  {model:40}  {} {}\n",
+            f.field, f.block, f.rtl_hex, f.rtl
+        );
+    }
+    if !history.is_empty() {
+        s += "last cycles (inputs | model outputs):\n";
+        for h in history {
+            s += &format!("  {:>10}  {} | {}\n", h.cycle, h.inputs, h.outputs);
+        }
+    }
+    s
 }
 
 /// The result of a lockstep run.

@@ -695,6 +695,21 @@ impl Bench {
         }
     }
 
+    /// [`Bench::new`] that programs `writes` (address, data, full strobes) after each reset
+    /// instead of the writes of `spec.config`: for a block with another register map (the upstream
+    /// SURF block, [`crate::surf`]).
+    pub fn with_config_writes(
+        spec: &StimulusSpec,
+        params: &Params,
+        seed: u64,
+        writes: Vec<(u16, u32)>,
+    ) -> Bench {
+        let mut b = Bench::new(spec, params, seed);
+        b.axil.config_writes = writes;
+        b.axil.reset();
+        b
+    }
+
     /// The inputs of the next cycle, given the outputs of the cycle just stepped.
     pub fn next(&mut self, prev: &Outputs) -> Inputs {
         let last = self.last;

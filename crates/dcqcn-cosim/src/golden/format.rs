@@ -222,8 +222,18 @@ pub struct Encoder {
 impl Encoder {
     /// Starts a file with the header of `data_bytes`-byte beats and `comments` (one per line).
     pub fn new(data_bytes: u32, comments: &[String]) -> Encoder {
-        let f = fields(data_bytes);
-        let mut text = format!("{FORMAT}\n");
+        Encoder::with_fields(FORMAT, data_bytes, fields(data_bytes), comments)
+    }
+
+    /// [`Encoder::new`] for a variant of the format with its own line 1 (`format`) and field list
+    /// (the upstream SURF block's ports, `dcqcn_cosim::surf`); everything else is the same.
+    pub fn with_fields(
+        format: &str,
+        data_bytes: u32,
+        f: Vec<GField>,
+        comments: &[String],
+    ) -> Encoder {
+        let mut text = format!("{format}\n");
         for c in comments {
             for l in c.lines() {
                 let _ = writeln!(text, "# {l}");
@@ -373,6 +383,17 @@ pub struct Decoder<'a> {
 impl<'a> Decoder<'a> {
     /// Checks line 1, the `end` line and its CRC, and the header against format version 1.
     pub fn new(file: &str, text: &'a str) -> Result<Decoder<'a>, GoldenError> {
+        Decoder::with_fields(file, text, FORMAT, fields)
+    }
+
+    /// [`Decoder::new`] for a variant of the format: line 1 must be `format` and the header must
+    /// list `fields(data_bytes)` (the upstream SURF block's sets, `dcqcn_cosim::surf`).
+    pub fn with_fields(
+        file: &str,
+        text: &'a str,
+        format: &str,
+        fields: fn(u32) -> Vec<GField>,
+    ) -> Result<Decoder<'a>, GoldenError> {
         check_lines(file, text.as_bytes())?;
         if text.contains('\r') {
             let line = text[..text.find('\r').unwrap_or(0)].lines().count().max(1);
@@ -434,11 +455,11 @@ impl<'a> Decoder<'a> {
             }
         };
         let (n, l) = next("format line")?;
-        if l != FORMAT {
+        if l != format {
             return Err(at(
                 file,
                 n,
-                format!("`{l}` is not `{FORMAT}` (format version)"),
+                format!("`{l}` is not `{format}` (format version)"),
             ));
         }
         let (n, l) = next("data_bytes line")?;

@@ -1,0 +1,180 @@
+//! `dcqcn surf record|scenarios` and `dcqcn cosim --rtl surf`: the upstream SURF block from the
+//! user's checkout (`dcqcn_cosim::surf`).
+
+use crate::Failure;
+use clap::Subcommand;
+use dcqcn_cosim::surf::{self, SurfError};
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum SurfCmd {
+    /// Record vector sets of the upstream block (every port every cycle, Rc, Rt, alpha and the
+    /// CNP counter) from your SURF checkout, one directory per scenario.
+    Record {
+        /// Your SURF checkout (with ethernet/RoCEv2/rtl/RoCEv2Dcqcn.vhd); nothing is written into it.
+        #[arg(long)]
+        surf_dir: PathBuf,
+        /// Scenario (see `dcqcn surf scenarios`); default: every one.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Output directory: one subdirectory per scenario.
+        #[arg(long)]
+        out: PathBuf,
+        /// Cycles (default: the scenario's own length).
+        #[arg(long, value_parser = crate::parse_positive)]
+        cycles: Option<u64>,
+        /// Stimulus seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// List the scenarios run against the upstream block.
+    Scenarios,
+}
+
+/// Where builds of user checkouts go: `$CARGO_TARGET_DIR/surf`, else `target/surf`.
+pub fn build_root() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| PathBuf::from("target"), PathBuf::from)
+        .join("surf")
+}
+
+fn input(e: SurfError) -> Failure {
+    Failure::Input(e.to_string())
+}
+
+/// Builds the checkout (or finds it built), saying so on standard error.
+pub fn build(surf_dir: &Path) -> Result<surf::Built, Failure> {
+    surf::check_tree(surf_dir).map_err(input)?;
+    eprintln!(
+        "building {} with GHDL into {} ...",
+        surf_dir.display(),
+        build_root().display()
+    );
+    let b = surf::build(surf_dir, &build_root()).map_err(input)?;
+    if b.build_seconds > 0.0 {
+        eprintln!("built in {:.1} s ({})", b.build_seconds, b.dir.display());
+    }
+    Ok(b)
+}
+
+pub fn run(cmd: &SurfCmd) -> Result<(), Failure> {
+    match cmd {
+        SurfCmd::Scenarios => {
+            for s in surf::scenarios() {
+                outln!(
+                    "{:<19} {:>6} cycles  {}",
+                    s.name,
+                    s.default_cycles,
+                    s.description
+                );
+            }
+            Ok(())
+        }
+        SurfCmd::Record {
+            surf_dir,
+            scenario,
+            out,
+            cycles,
+            seed,
+        } => {
+            let list = match scenario {
+                Some(n) => vec![surf::scenario(n).map_err(input)?],
+                None => surf::scenarios(),
+            };
+            let b = build(surf_dir)?;
+            for sc in &list {
+                let n = cycles.unwrap_or(sc.default_cycles);
+                let command = format!(
+                    "dcqcn surf record --surf-dir <SURF checkout> --scenario {} --cycles {n} --seed {seed}",
+                    sc.name
+                );
+                let r = surf::run_upstream(&b, sc, *seed, n).map_err(input)?;
+                let dir = out.join(sc.name);
+                surf::write_set(&dir, &b, sc, *seed, &r, &command).map_err(input)?;
+                outln!(
+                    "{:<19} {:>6} cycles  {:>7.0} cycles/s  {}",
+                    sc.name,
+                    r.inputs.len(),
+                    r.cycles_per_second(),
+                    dir.display()
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `dcqcn cosim --rtl surf`: the model of upstream against your checkout, one scenario or all.
+pub fn cosim(
+    run: &crate::RunArgs,
+    surf_dir: &Option<PathBuf>,
+    vcd: &Option<PathBuf>,
+    report: &Path,
+) -> Result<(), Failure> {
+    let Some(dir) = surf_dir else {
+        return Err(Failure::Input(
+            "--rtl surf needs --surf-dir PATH (your SURF checkout)".into(),
+        ));
+    };
+    if run.config.is_some() {
+        return Err(Failure::Input(
+            "--config is our block's register file; the upstream scenarios program upstream registers (`dcqcn surf scenarios`)".into(),
+        ));
+    }
+    if vcd.is_some() && run.scenario.is_none() {
+        return Err(Failure::Input(
+            "--vcd needs --scenario (one waveform per run)".into(),
+        ));
+    }
+    let list = match &run.scenario {
+        Some(n) => vec![surf::scenario(n).map_err(input)?],
+        None => surf::scenarios(),
+    };
+    let b = build(dir)?;
+    outln!("SURF {} ({})", b.commit, b.dir.display());
+    let mut failed = false;
+    let window = report.with_extension("vcd");
+    for sc in &list {
+        let n = run.cycles.unwrap_or(sc.default_cycles);
+        let replay = format!(
+            "dcqcn cosim --rtl surf --surf-dir {} --scenario {} --seed {}",
+            dir.display(),
+            sc.name,
+            run.seed
+        );
+        let trace = match vcd {
+            Some(p) => (p.as_path(), false),
+            None => (window.as_path(), true),
+        };
+        let o = surf::lockstep(&b, sc, run.seed, n, &replay, Some(trace)).map_err(input)?;
+        match &o.mismatch {
+            None => outln!(
+                "{:<19} {:>7} cycles  0 mismatches  {:>6.0} cycles/s",
+                sc.name,
+                o.cycles,
+                o.cycles_per_second()
+            ),
+            Some(m) => {
+                failed = true;
+                outln!("{:<19} MISMATCH at cycle {}", sc.name, m.cycle);
+                eprint!("{}", m.report());
+                let json = m.to_json();
+                std::fs::write(report, json).map_err(|e| {
+                    Failure::Input(format!("{}: cannot write report: {e}", report.display()))
+                })?;
+                eprintln!(
+                    "report: {}, waveform: {}",
+                    report.display(),
+                    vcd.clone()
+                        .unwrap_or_else(|| report.with_extension("vcd"))
+                        .display()
+                );
+            }
+        }
+    }
+    if failed {
+        Err(Failure::Mismatch)
+    } else {
+        Ok(())
+    }
+}
