@@ -106,15 +106,15 @@ fn too_many_points_names_the_flags() {
     refused(
         &[
             "--x",
-            "receiver.cnp_interval=1us..1ms:40",
+            "receiver.cnp_interval=1us..1000us:40",
             "--y",
-            "registers.inc_interval=100us..10ms:40",
+            "registers.inc_interval=100us..10000us:40",
         ],
         "--x/--y",
         "40 x 40 = 1600 points, at most 1024",
     );
     refused(
-        &["--x", "receiver.cnp_interval=1us..1ms:65", "--y", Y],
+        &["--x", "receiver.cnp_interval=1us..1000us:65", "--y", Y],
         "--x",
         "65 points, must be 1..=64",
     );
@@ -131,7 +131,7 @@ fn advcam_refuses_bad_sizes_and_rates() {
             "2048 senders, at most 1024",
         ),
         (vec!["--uplink", "fast"], "--uplink", "link.uplink_rate"),
-        (vec!["--uplink", "2Tbps"], "--uplink", "1 Tbit/s"),
+        (vec!["--uplink", "2000Gbps"], "--uplink", "1 Tbit/s"),
         (vec!["--duration", "0"], "--duration", "(0, 100]"),
     ] {
         let mut all = vec!["net", "advcam", "--quiet", "--out", "o"];

@@ -10,11 +10,14 @@
 //! Per point, over the second half of the run (the window):
 //! - throughput: the aggregate payload throughput at the receiver, Gb/s;
 //! - fairness: Jain's index of the per-flow means;
-//! - collapse: the fraction of flows that are *collapsed*: a flow whose mean payload throughput
-//!   over the window is below [`COLLAPSE_SHARE`] (10 %) of its fair share (the receiver link's
-//!   payload capacity divided by the number of flows) while its rate-increase timer never fires
-//!   in the window (the limiter's `cnt_inc_timer` unchanged from the sample before the window to
-//!   the last one): CNPs keep resetting the timer, so the rate cannot climb back.
+//! - collapse: the fraction of flows that are *collapsed*: a flow whose payload throughput is below
+//!   [`COLLAPSE_SHARE`] (10 %) of its fair share (the receiver link's payload capacity divided by
+//!   the number of flows) in every sample of the window;
+//! - collapse with a silent timer: the fraction of flows collapsed while their rate-increase timer
+//!   never fires in the window (the limiter's `cnt_inc_timer` the same in the sample before the
+//!   window and in the last): the mechanism of the user report, CNPs resetting the timer faster
+//!   than it can fire. A collapsed flow whose timer does fire is recovering too slowly instead
+//!   (e.g. Rt clamped to Rc at each cut, so fast recovery has nothing to recover to).
 
 use crate::config::{self, NetConfig, PS_PER_S};
 use crate::experiment::jain;
@@ -321,8 +324,9 @@ pub struct PointResult {
     pub jain: f64,
     pub min_flow_gbps: f64,
     pub max_flow_gbps: f64,
-    /// Fraction of flows collapsed (module doc).
+    /// Fraction of flows collapsed, and collapsed with a silent timer (module doc).
     pub collapse: f64,
+    pub collapse_timer_silent: f64,
     /// Fraction of flows whose increase timer never fired in the window.
     pub timer_silent: f64,
     /// CNPs per flow per millisecond in the window.
@@ -371,9 +375,16 @@ pub fn measure(cfg: &NetConfig, r: &RunResult) -> PointResult {
             .map_or(0, |&k| r.samples[k].flows[f].inc_timer_fires)
     };
     let silent: Vec<bool> = (0..n).map(|f| before(f) == after(f)).collect();
-    let collapsed = (0..n)
-        .filter(|&f| silent[f] && means[f] < COLLAPSE_SHARE * fair)
-        .count();
+    let collapsed: Vec<bool> = (0..n)
+        .map(|f| {
+            !window.is_empty()
+                && window
+                    .iter()
+                    .all(|&k| r.samples[k].flows[f].payload_gbps < COLLAPSE_SHARE * fair)
+        })
+        .collect();
+    let share =
+        |v: &dyn Fn(usize) -> bool| (0..n).filter(|&f| v(f)).count() as f64 / n.max(1) as f64;
     let window_ms = window.len() as f64 * cfg.sample_ps as f64 / 1e9;
     let cnps: u64 = window
         .iter()
@@ -385,8 +396,9 @@ pub fn measure(cfg: &NetConfig, r: &RunResult) -> PointResult {
         jain: jain(&means),
         min_flow_gbps: means.iter().copied().fold(f64::INFINITY, f64::min),
         max_flow_gbps: means.iter().copied().fold(0.0, f64::max),
-        collapse: collapsed as f64 / n.max(1) as f64,
-        timer_silent: silent.iter().filter(|&&s| s).count() as f64 / n.max(1) as f64,
+        collapse: share(&|f| collapsed[f]),
+        collapse_timer_silent: share(&|f| collapsed[f] && silent[f]),
+        timer_silent: share(&|f| silent[f]),
         cnps_per_flow_ms: if window_ms > 0.0 {
             cnps as f64 / n.max(1) as f64 / window_ms
         } else {
@@ -436,6 +448,7 @@ pub fn csv(grid: &Grid, results: &[Vec<PointResult>]) -> Vec<u8> {
         "min_flow_gbps",
         "max_flow_gbps",
         "collapse",
+        "collapse_timer_silent",
         "timer_silent",
         "cnps_per_flow_ms",
         "xoff",
@@ -455,6 +468,7 @@ pub fn csv(grid: &Grid, results: &[Vec<PointResult>]) -> Vec<u8> {
                 format!("{:.4}", p.min_flow_gbps),
                 format!("{:.4}", p.max_flow_gbps),
                 format!("{:.4}", p.collapse),
+                format!("{:.4}", p.collapse_timer_silent),
                 format!("{:.4}", p.timer_silent),
                 format!("{:.4}", p.cnps_per_flow_ms),
                 p.xoff.to_string(),
@@ -513,8 +527,12 @@ pub fn figure(grid: &Grid, results: &[Vec<PointResult>], title: &str) -> Figure 
             ),
             panel("Jain's index of the per-flow means", map(&|p| p.jain, 2)),
             panel(
-                "collapse: fraction of flows < 10 % of fair share, increase timer silent",
+                "collapse: fraction of flows below 10 % of fair share in every sample",
                 map(&|p| p.collapse, 2),
+            ),
+            panel(
+                "collapsed with the increase timer silent (CNPs keep resetting it)",
+                map(&|p| p.collapse_timer_silent, 2),
             ),
         ],
     }

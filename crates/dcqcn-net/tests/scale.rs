@@ -111,29 +111,39 @@ fn synthetic(flows: usize, samples: u64, f: impl Fn(u64, usize) -> (f64, u32)) -
 }
 
 #[test]
-fn collapse_needs_low_throughput_and_a_silent_timer() {
+fn collapse_is_low_throughput_in_every_sample_and_the_timer_is_told_apart() {
     let mut cfg = small_funnel(20);
     cfg.leaves = vec![4];
     cfg.flows.truncate(4);
     cfg.link.uplink_rate_bits_per_s = None;
     // Fair share 9.80 / 4 = 2.45 Gb/s; 10 % is 0.245.
     let fair = advcam::capacity_gbps(&cfg) / 4.0;
-    // Flow 0: 0.2 Gb/s, timer silent from sample 5 on: collapsed. Flow 1: as low, but its
-    // timer fires in the window (sample 15). Flow 2: silent timer but a fair share. Flow 3:
-    // just above 10 %.
+    // Flow 0: 0.2 Gb/s, timer silent from sample 5 on: collapsed, silent. Flow 1: as low, but
+    // its timer fires in the window (sample 15): collapsed, not silent. Flow 2: silent timer, a
+    // fair share. Flow 3: low but above 10 % in one sample of the window.
     let r = synthetic(4, 20, |k, i| match i {
         0 => (0.2, if k < 5 { k as u32 } else { 5 }),
         1 => (0.2, if k < 15 { 3 } else { 4 }),
         2 => (fair, 7),
-        _ => (fair * 0.1 + 0.01, 2),
+        _ => (if k == 17 { fair * 0.1 + 0.01 } else { 0.1 }, 2),
     });
     let m = sweep::measure(&cfg, &r);
-    assert_eq!(m.collapse, 0.25, "{m:?}");
+    assert_eq!(m.collapse, 0.5, "{m:?}");
+    assert_eq!(m.collapse_timer_silent, 0.25, "{m:?}");
     assert_eq!(m.timer_silent, 0.75, "{m:?}");
-    // The window is the second half: a timer that fired only before it does not count.
-    let r = synthetic(4, 20, |k, _| (0.2, if k <= 10 { k as u32 } else { 10 }));
-    assert_eq!(sweep::measure(&cfg, &r).collapse, 1.0);
-    let r = synthetic(4, 20, |k, _| (0.2, if k <= 11 { k as u32 } else { 11 }));
+    // The window is the second half: a timer that fired only before it does not count, nor
+    // does low throughput before it.
+    let r = synthetic(4, 20, |k, _| {
+        (if k <= 10 { 5.0 } else { 0.2 }, k.min(10) as u32)
+    });
+    let m = sweep::measure(&cfg, &r);
+    assert_eq!((m.collapse, m.collapse_timer_silent), (1.0, 1.0));
+    let r = synthetic(4, 20, |k, _| {
+        (if k <= 10 { 5.0 } else { 0.2 }, k.min(11) as u32)
+    });
+    let m = sweep::measure(&cfg, &r);
+    assert_eq!((m.collapse, m.collapse_timer_silent), (1.0, 0.0));
+    let r = synthetic(4, 20, |k, _| (if k <= 11 { 5.0 } else { 0.2 }, 0));
     assert_eq!(sweep::measure(&cfg, &r).collapse, 0.0);
 }
 
@@ -157,8 +167,9 @@ fn converged_at_is_the_start_of_the_last_good_stretch() {
     assert_eq!(advcam::converged_at(&r, cap), None);
     let r = synthetic(4, 60, |_, _| (1.0, 0));
     assert_eq!(advcam::converged_at(&r, cap), Some(0.010));
+    // One empty sample at the end averages out within its window (0.9 x 4 = 90 %).
     let r = synthetic(4, 60, |k, _| (if k == 60 { 0.0 } else { 1.0 }, 0));
-    assert_eq!(advcam::converged_at(&r, cap), None);
+    assert_eq!(advcam::converged_at(&r, cap), Some(0.010));
 }
 
 #[test]
