@@ -336,6 +336,9 @@ fn gb(bytes: u64) -> String {
     format!("{:.1} KB", bytes as f64 / 1e3)
 }
 
+/// One row of the table: how a mode's summary is shown.
+type Cell = Box<dyn Fn(&Summary) -> String>;
+
 /// The Markdown table of both modes.
 fn table(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> String {
     let n = cfg.flows.len();
@@ -353,7 +356,7 @@ fn table(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> String {
     s.push_str(&"---|".repeat(modes.len()));
     s.push('\n');
     let half = cfg.duration_ps as f64 / PS_PER_S as f64 / 2.0;
-    let rows: Vec<(String, Box<dyn Fn(&Summary) -> String>)> = vec![
+    let rows: Vec<(String, Cell)> = vec![
         (
             format!("per-flow throughput min / median / max, {half:.3} s to the end (Gb/s)"),
             Box::new(|m: &Summary| {
