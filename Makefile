@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net fuzz-parsers \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net advcam sweep fuzz-parsers \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -106,6 +106,13 @@ bench: deps
 # The paper's network experiments (docs/paper-reproduction.md): CSV, SVG, PNG, tables in out/net/.
 net:
 	$(CARGO) run --release -q -p dcqcn-cli -- net all --out out/net
+
+# The AdvCam funnel (docs/advcam.md) and the Table II collapse map (docs/net-sweep.md).
+advcam:
+	$(CARGO) run --release -q -p dcqcn-cli -- net advcam --out out/net/advcam
+sweep:
+	$(CARGO) run --release -q -p dcqcn-cli -- net sweep --x registers.inc_interval=500us..64000us:8 \
+	  --y receiver.cnp_interval=4us..1024us:5 --duration 0.2 --out out/net/sweep
 
 synth: deps
 	@HDL=$(or $(HDL),sv) scripts/synth.sh

@@ -20,6 +20,7 @@ macro_rules! out {
 
 mod golden;
 mod net;
+mod net_scale;
 mod surf;
 
 use clap::{Parser, Subcommand};
@@ -277,7 +278,8 @@ enum Cmd {
         cmd: golden::GoldenCmd,
     },
     /// Reproduce one of the paper's network experiments (fig4, fig5, fig9, fig11-fig14, all) with
-    /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table.
+    /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table; or run
+    /// the AdvCam-scale funnel (`net advcam`) or a parameter map (`net sweep`).
     Net(net::NetArgs),
     /// List the RTL variants compiled into this binary.
     Variants,

@@ -7,9 +7,13 @@ use dcqcn_net::NetError;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Clone, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct NetArgs {
+    #[command(subcommand)]
+    pub scale: Option<crate::net_scale::ScaleCmd>,
     /// fig9, fig11, fig12, fig13, fig14, fig4, fig5, or all.
-    pub experiment: String,
+    #[arg(required = true)]
+    pub experiment: Option<String>,
     /// Network parameters (TOML) applied over the experiment's defaults.
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -28,7 +32,7 @@ pub struct NetArgs {
 }
 
 /// A bar of simulated time for experiment `name` (hidden with `--quiet`).
-fn progress_bar(name: &str, quiet: bool) -> indicatif::ProgressBar {
+pub(crate) fn progress_bar(name: &str, quiet: bool) -> indicatif::ProgressBar {
     if quiet {
         return indicatif::ProgressBar::hidden();
     }
@@ -47,13 +51,18 @@ fn progress_bar(name: &str, quiet: bool) -> indicatif::ProgressBar {
 /// Runs the command, printing each experiment's table; an error's [`NetError::exit_code`] is the
 /// process exit code.
 pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
+    if let Some(cmd) = &args.scale {
+        crate::net_scale::run(cmd)?;
+        return Ok(Vec::new());
+    }
+    let selection = args.experiment.as_deref().unwrap_or("all");
     let overrides = Overrides {
         config: args.config.clone(),
         seed: args.seed,
         duration_s: args.duration,
     };
     // Every configuration is checked before the first run starts.
-    let plan = experiment::plan(&args.experiment, &overrides)?;
+    let plan = experiment::plan(selection, &overrides)?;
     let mut reports = Vec::new();
     for (exp, cfg) in plan {
         let bar = progress_bar(exp.name(), args.quiet);

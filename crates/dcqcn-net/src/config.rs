@@ -65,13 +65,26 @@ impl FrameCfg {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkCfg {
-    /// Bits per second (every link of the topology).
+    /// Bits per second of the edge links (sender to leaf switch), and of every link unless
+    /// `uplink_rate_bits_per_s` is given.
     pub rate_bits_per_s: u64,
-    /// Propagation delay.
+    /// Bits per second of the switch uplinks (leaf to root, and the link into the receiver);
+    /// `None`: the edge rate.
+    pub uplink_rate_bits_per_s: Option<u64>,
+    /// Propagation delay (every link).
     pub delay_ps: u64,
 }
 
 impl LinkCfg {
+    /// The uplinks' link: the same delay at the uplink rate.
+    pub fn uplink(&self) -> LinkCfg {
+        LinkCfg {
+            rate_bits_per_s: self.uplink_rate_bits_per_s.unwrap_or(self.rate_bits_per_s),
+            uplink_rate_bits_per_s: None,
+            delay_ps: self.delay_ps,
+        }
+    }
+
     /// Serialisation time of `bytes`, rounded up to the picosecond.
     pub fn ser_ps(&self, bytes: u64) -> u64 {
         let ps = (u128::from(bytes) * 8 * u128::from(PS_PER_S))
@@ -167,6 +180,7 @@ impl NetConfig {
             },
             link: LinkCfg {
                 rate_bits_per_s: 10_000_000_000,
+                uplink_rate_bits_per_s: None,
                 delay_ps: 1_000_000,
             },
             switch: SwitchCfg {
@@ -238,14 +252,19 @@ impl NetConfig {
                 ),
             ));
         }
-        if !(MIN_RATE_BITS_PER_S..=MAX_RATE_BITS_PER_S).contains(&self.link.rate_bits_per_s) {
-            return Err(err(
-                "link.rate",
-                format!(
-                    "{} bit/s: must be {MIN_RATE_BITS_PER_S}..={MAX_RATE_BITS_PER_S} (1 Mbit/s to 1 Tbit/s)",
-                    self.link.rate_bits_per_s
-                ),
-            ));
+        for (field, rate) in [
+            ("link.rate", Some(self.link.rate_bits_per_s)),
+            ("link.uplink_rate", self.link.uplink_rate_bits_per_s),
+        ] {
+            let Some(rate) = rate else { continue };
+            if !(MIN_RATE_BITS_PER_S..=MAX_RATE_BITS_PER_S).contains(&rate) {
+                return Err(err(
+                    field,
+                    format!(
+                        "{rate} bit/s: must be {MIN_RATE_BITS_PER_S}..={MAX_RATE_BITS_PER_S} (1 Mbit/s to 1 Tbit/s)"
+                    ),
+                ));
+            }
         }
         if self.duration_ps == 0 || self.duration_ps > MAX_DURATION_PS {
             return Err(err(
@@ -357,10 +376,10 @@ impl NetConfig {
         if self.sender.cnp_pulse_cycles == 0 {
             return Err(err("sender.cnp_pulse_cycles", "must be at least 1".into()));
         }
-        if self.leaves.is_empty() || self.leaves.contains(&0) || self.senders() > 64 {
+        if self.leaves.is_empty() || self.leaves.contains(&0) || self.senders() > MAX_SENDERS {
             return Err(err(
                 "topology.leaves",
-                "one to 64 senders, at least one per leaf".into(),
+                format!("one to {MAX_SENDERS} senders, at least one per leaf"),
             ));
         }
         if self.flows.len() != self.senders() {
@@ -389,6 +408,8 @@ pub const MAX_FRAME_BYTES: u32 = 9_000;
 pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
 /// CNP pulse on the limiter's pin.
 pub const MAX_CNP_PULSE_CYCLES: u32 = 1 << 20;
+/// Senders of a topology (`topology.leaves` summed).
+pub const MAX_SENDERS: usize = 1024;
 
 /// The model's clock period in picoseconds.
 pub fn cycle_ps(p: &Params) -> u64 {
@@ -428,6 +449,8 @@ struct FrameFile {
 struct LinkFile {
     /// Written as a rate (`10Gbps`; a bare integer is bytes/s like a register's), kept in bits/s.
     rate: F<Rate>,
+    /// The switch uplinks' rate, written as `rate`.
+    uplink_rate: F<Rate>,
     delay: F<Time>,
 }
 
@@ -567,6 +590,17 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
             "link.rate",
             &mut cfg.link.rate_bits_per_s,
             |rate| rate.bytes_per_s.checked_mul(8).ok_or("value out of range"),
+        )?;
+        r.set(
+            &l.uplink_rate,
+            "link.uplink_rate",
+            &mut cfg.link.uplink_rate_bits_per_s,
+            |rate| {
+                rate.bytes_per_s
+                    .checked_mul(8)
+                    .map(Some)
+                    .ok_or("value out of range")
+            },
         )?;
         r.time(&l.delay, "link.delay", &mut cfg.link.delay_ps)?;
     }

@@ -13,6 +13,8 @@
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
 //! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
 //!   measured-vs-paper tables; [`csv_out`]: their CSV files;
+//! - [`advcam`]: the AdvCam-scale funnel (hundreds of senders, two tiers), PFC only vs DCQCN;
+//! - [`sweep`]: parameter maps over two parameters, points in parallel (rayon);
 //! - [`plot`]: SVG and PNG figures (plotters, with an embedded font).
 //!
 //! The `dcqcn net` command (crate `dcqcn-cli`) parses the command line and shows progress; this
@@ -20,6 +22,7 @@
 //!
 //! It is not a second DCQCN implementation: every rate decision comes from the model.
 
+pub mod advcam;
 pub mod config;
 pub mod csv_out;
 pub mod emulated;
@@ -27,6 +30,7 @@ pub mod experiment;
 pub mod plot;
 pub mod sender;
 pub mod sim;
+pub mod sweep;
 pub mod switch;
 
 use thiserror::Error;
@@ -38,6 +42,9 @@ pub enum NetError {
     /// register file's; `line` 0: the value did not come from a file line).
     #[error(transparent)]
     File(#[from] dcqcn_harness::config_file::ConfigFileError),
+    /// A bad command-line value, named by its flag.
+    #[error("{flag}: {message}")]
+    Flag { flag: String, message: String },
     #[error("unknown experiment `{name}` (known: {known})")]
     UnknownExperiment { name: String, known: String },
     #[error("{path}: cannot write: {source}")]

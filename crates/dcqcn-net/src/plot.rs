@@ -115,6 +115,44 @@ pub struct Panel {
     pub hlines: Vec<(f64, Rgb, String)>,
     /// Fixed y range; default from the data (from 0).
     pub y_range: Option<(f64, f64)>,
+    /// A grid of coloured cells instead of series and bars.
+    pub heatmap: Option<Heatmap>,
+}
+
+/// A heat map: one cell per (x, y) label pair, coloured on [`colormap`] over `range` and
+/// labelled with its value.
+#[derive(Clone, Debug, Default)]
+pub struct Heatmap {
+    pub x_labels: Vec<String>,
+    pub y_labels: Vec<String>,
+    /// `values[y][x]`; `None`: no value (drawn grey).
+    pub values: Vec<Vec<Option<f64>>>,
+    /// The values at the two ends of the colour scale.
+    pub range: (f64, f64),
+    /// Decimals of the cell labels.
+    pub decimals: usize,
+}
+
+/// The colour of `v` on a dark-blue, teal, green, yellow scale over `lo..=hi` (clamped).
+pub fn colormap(v: f64, lo: f64, hi: f64) -> Rgb {
+    const STOPS: [Rgb; 5] = [
+        Rgb(68, 1, 84),
+        Rgb(59, 82, 139),
+        Rgb(33, 145, 140),
+        Rgb(94, 201, 98),
+        Rgb(253, 231, 37),
+    ];
+    let u = if hi > lo {
+        ((v - lo) / (hi - lo)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let pos = u * (STOPS.len() - 1) as f64;
+    let k = (pos.floor() as usize).min(STOPS.len() - 2);
+    let f = pos - k as f64;
+    let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * f).round() as u8;
+    let (a, b) = (STOPS[k], STOPS[k + 1]);
+    Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
 }
 
 /// A figure: a title over panels stacked vertically, each `panel_height` high, with their
@@ -144,8 +182,11 @@ impl Panel {
             .collect()
     }
 
-    /// The x range: the bars' slots, or the series' extent.
+    /// The x range: the heat map's or the bars' slots, or the series' extent.
     fn x_range(&self) -> (f64, f64) {
+        if let Some(h) = &self.heatmap {
+            return (0.0, h.x_labels.len().max(1) as f64);
+        }
         if !self.bars.is_empty() {
             return (0.0, self.bars.len() as f64);
         }
@@ -163,6 +204,9 @@ impl Panel {
 
     /// The y range: fixed, or from 0 to 8 % above the highest value.
     fn y_range(&self) -> (f64, f64) {
+        if let Some(h) = &self.heatmap {
+            return (0.0, h.y_labels.len().max(1) as f64);
+        }
         self.y_range.unwrap_or_else(|| {
             let mut z: f64 = 0.0;
             for q in self.series.iter().flat_map(|s| &s.points) {
@@ -348,6 +392,10 @@ impl Figure {
             // Categories: no numeric ticks; each bar is labelled below its slot.
             mesh.disable_x_mesh().x_labels(0);
         }
+        if p.heatmap.is_some() {
+            // Categories on both axes, labelled at their slots below.
+            mesh.disable_mesh().x_labels(0).y_labels(0);
+        }
         mesh.draw().map_err(err)?;
         let clamp = |y: f64| y.clamp(y0, y1);
         // Frame the plot on all four sides.
@@ -357,6 +405,59 @@ impl Figure {
                 stroke(BLACK, 1.0),
             )))
             .map_err(err)?;
+        if let Some(h) = &p.heatmap {
+            for (y, row) in h.values.iter().enumerate() {
+                for (x, v) in row.iter().enumerate() {
+                    let (x, y) = (x as f64, y as f64);
+                    let fill = v.map_or(GRID, |v| colormap(v, h.range.0, h.range.1));
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(x, y), (x + 1.0, y + 1.0)],
+                            RGBColor::from(fill).filled(),
+                        )))
+                        .map_err(err)?;
+                    let dark =
+                        u32::from(fill.0) * 299 + u32::from(fill.1) * 587 + u32::from(fill.2) * 114
+                            < 128_000;
+                    let label = v.map_or("-".to_string(), |v| format!("{v:.*}", h.decimals));
+                    chart
+                        .draw_series(std::iter::once(
+                            EmptyElement::at((x + 0.5, y + 0.5))
+                                + Text::new(
+                                    label,
+                                    (0, 0),
+                                    text(10.0, if dark { WHITE } else { BLACK })
+                                        .pos(Pos::new(HPos::Center, VPos::Center)),
+                                ),
+                        ))
+                        .map_err(err)?;
+                }
+            }
+            for (x, l) in h.x_labels.iter().enumerate() {
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((x as f64 + 0.5, y0))
+                            + Text::new(
+                                l.clone(),
+                                (0, px(6.0)),
+                                tick_font.pos(Pos::new(HPos::Center, VPos::Top)),
+                            ),
+                    ))
+                    .map_err(err)?;
+            }
+            for (y, l) in h.y_labels.iter().enumerate() {
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((x0, y as f64 + 0.5))
+                            + Text::new(
+                                l.clone(),
+                                (-px(5.0), 0),
+                                tick_font.pos(Pos::new(HPos::Right, VPos::Center)),
+                            ),
+                    ))
+                    .map_err(err)?;
+            }
+        }
         for (k, bar) in p.bars.iter().enumerate() {
             let x = k as f64;
             chart

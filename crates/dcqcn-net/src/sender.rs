@@ -9,6 +9,7 @@
 
 use crate::config::{cycle_ps, FrameCfg, LinkCfg, SenderCfg};
 use dcqcn_model::credit_gate::keep_bytes;
+use dcqcn_model::fixed::until_expired;
 use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
 use std::collections::VecDeque;
 
@@ -232,6 +233,62 @@ impl Sender {
         let room = u64::from((self.fifo_cap - self.fifo_bytes) / self.data_bytes);
         let handed = room.checked_sub(1 + u64::from(gate.m_valid))?;
         Some(frame.min(handed))
+    }
+
+    /// A lower bound on the cycle whose MAC work puts the next frame on the wire, if no CNP or
+    /// PFC frame reaches the sender before it (`u64::MAX`: never): [`Sender::advance_to`] up to
+    /// `cycle * cycle_ps` then appends nothing to its `out`. The network advances a sender only
+    /// from this cycle on, or when an input or a sample reaches it.
+    ///
+    /// With a complete frame waiting, it is the cycle the wire is free and the pause over. Else
+    /// the frame being assembled must first hand its remaining beats to the MAC (one per cycle at
+    /// most) and load them through the credit gate: until the rate-increase timer can next fire,
+    /// Rc cannot rise (a decrease only lowers it; a CNP is an input), so the credit grows by at
+    /// most max(bpc, bpc(Rc)) per cycle, and every load but the frame's last takes a full beat of
+    /// credit.
+    pub fn next_departure_cycle(&self) -> u64 {
+        let c0 = self.cycle;
+        let wire = self
+            .on_wire_until
+            .map_or(0, |end| end.div_ceil(self.cycle_ps));
+        let paused = self.paused_until_ps.div_ceil(self.cycle_ps);
+        if !self.waiting.is_empty() {
+            return c0.max(wire).max(paused);
+        }
+        let st = self.rl.state();
+        let complete = self.waiting.len() as u32 + u32::from(self.on_wire_until.is_some());
+        let partial = self.fifo_bytes - complete * self.stream_frame_bytes;
+        // Beats still to hand over, and of them the ones still to load.
+        let to_hand = u64::from(self.beats_per_frame - partial / self.data_bytes);
+        let to_load = to_hand - u64::from(st.gate.m_valid);
+        let mut start = c0;
+        if to_load > 0 && !self.source_on(c0) {
+            if c0 >= self.stop_cycle {
+                return u64::MAX;
+            }
+            start = self.start_cycle.max(c0);
+        }
+        // One load per cycle at most; the frame's last beat is handed over the cycle after its
+        // load, and the MAC starts the frame the cycle after that.
+        let mut last_load = start + to_load.saturating_sub(1);
+        let cfg = &st.regs.cfg;
+        if to_load > 1 && start == c0 && !cfg.bypass && !cfg.byte_en {
+            let p = self.rl.params();
+            // A decrease never takes Rc below Rmin: with Rmin above Rc it would raise it.
+            let bpc_max = u64::from(st.gate.bpc.max(p.bpc(st.rc.max(cfg.rmin)))).max(1);
+            let need = ((to_load - 1) * u64::from(self.data_bytes)) << 16;
+            let credit_cycles = need.saturating_sub(st.gate.credit) / bpc_max;
+            // The timer fires `until_expired` cycles from now at the earliest; its Rc reaches
+            // bpc a cycle later and the credit the cycle after.
+            let safe = if st.active && cfg.timer_en {
+                until_expired(u64::from(st.inc.inc_timer), u64::from(cfg.inc_interval))
+            } else {
+                u64::MAX
+            };
+            last_load = last_load.max(c0 + credit_cycles.min(safe) + 1);
+        }
+        let handed = if to_load > 0 { last_load + 1 } else { c0 };
+        (handed + 1).max(c0 + to_hand).max(wire).max(paused)
     }
 
     /// Runs every cycle that starts before `t_ps`; frames put on the wire are appended to `out`

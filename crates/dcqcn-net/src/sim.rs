@@ -1,7 +1,8 @@
 //! The network and its event loop.
 //!
 //! Topology: senders behind leaf switches; one leaf is a single switch in front of the receiver,
-//! several leaves meet at a root switch. Every link runs at the same rate; data flows toward the
+//! several leaves meet at a root switch. Edge links (sender to leaf) run at `link.rate`, switch uplinks
+//! (leaf to root, into the receiver) at `link.uplink_rate` (default the same); data flows toward the
 //! receiver, PFC frames and CNPs flow back.
 //!
 //! Time is in picoseconds. Switches, the receiver and the links are event-driven (a heap ordered by
@@ -90,6 +91,8 @@ pub struct FlowSample {
     pub cnps: u64,
     /// CE-marked frames of this flow received in the interval.
     pub marked: u64,
+    /// Rate-increase timer expiries so far (the limiter's `cnt_inc_timer`, wrapping).
+    pub inc_timer_fires: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -134,6 +137,19 @@ impl RunResult {
     }
 }
 
+/// How the event loop advances the senders; every choice gives the same run (tested).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// A sender runs only once the window reaches the cycle its next frame can leave at
+    /// ([`Sender::next_departure_cycle`]), or when a CNP, a PFC frame or a sample reaches it:
+    /// the frames are pushed in the same windows and order as [`Schedule::Eager`]'s.
+    Lazy,
+    /// Every sender to the end of every window.
+    Eager,
+    /// Eager, and a frame leaving before its sender's bound panics (the bound's test).
+    Checked,
+}
+
 /// A network ready to run.
 pub struct Network {
     cfg: NetConfig,
@@ -151,10 +167,21 @@ pub struct Network {
     /// Wire time of a frame (with its preamble and gap): the uplink is busy this long, and the
     /// far end has the whole frame this long plus the propagation delay after it started.
     wire_frame_ps: u64,
+    /// Pause time of a PFC frame on an edge link (to a sender) and on an uplink (to a leaf).
     pause_ps: u64,
+    uplink_pause_ps: u64,
+    /// Time for a PFC frame or CNP to cross an edge link and an uplink.
     control_hop_ps: u64,
+    uplink_hop_ps: u64,
     cnp_delay_ps: u64,
     samples: Vec<Sample>,
+    schedule: Schedule,
+    cycle_ps: u64,
+    /// Per sender: the cycle bound of its next frame (`u64::MAX`: none, or being advanced).
+    bound: Vec<u64>,
+    /// The bounds, earliest first (an entry that no longer matches `bound` is stale).
+    due: BinaryHeap<Reverse<(u64, usize)>>,
+    departures: Vec<u64>,
     last: Vec<FlowCounters>,
     last_sw: Vec<SwitchStats>,
 }
@@ -164,14 +191,20 @@ impl Network {
     pub fn new(cfg: NetConfig) -> Network {
         let params = Params::DEFAULT;
         let link = &cfg.link;
+        let uplink = link.uplink();
         let nleaf = cfg.leaves.len();
         let has_root = nleaf > 1;
         // 65535 quanta x 512 bit times x 10^12 ps/s exceeds u64 before the division.
-        let pause_ps = u64::try_from(
-            u128::from(cfg.switch.pause_quanta) * 512 * u128::from(PS_PER_S)
-                / u128::from(link.rate_bits_per_s),
-        )
-        .unwrap_or(u64::MAX);
+        let pause_at = |rate_bits_per_s: u64| {
+            u64::try_from(
+                u128::from(cfg.switch.pause_quanta) * 512 * u128::from(PS_PER_S)
+                    / u128::from(rate_bits_per_s),
+            )
+            .unwrap_or(u64::MAX)
+        };
+        // A leaf pauses senders on edge links; the root pauses leaves' uplinks.
+        let pause_ps = pause_at(link.rate_bits_per_s);
+        let uplink_pause_ps = pause_at(uplink.rate_bits_per_s);
         let mut switches = Vec::new();
         let mut upstream = Vec::new();
         let mut downstream = Vec::new();
@@ -198,7 +231,7 @@ impl Network {
                 cfg.switch.clone(),
                 nleaf,
                 cfg.frame.frame_bytes(),
-                pause_ps,
+                uplink_pause_ps,
                 cfg.seed,
                 nleaf as u64,
             ));
@@ -221,14 +254,20 @@ impl Network {
             })
             .collect();
         let control_hop_ps = link.ser_ps(CONTROL_WIRE_BYTES) + link.delay_ps;
-        let hops = if has_root { 3 } else { 2 };
+        let uplink_hop_ps = uplink.ser_ps(CONTROL_WIRE_BYTES) + uplink.delay_ps;
+        // A CNP crosses the uplinks back to the leaf, then the sender's edge link.
+        let uplink_hops = if has_root { 2 } else { 1 };
         let n = senders.len();
         let nsw = switches.len();
         let mut net = Network {
-            wire_frame_ps: link.ser_ps(u64::from(cfg.frame.wire_bytes())),
+            wire_frame_ps: uplink.ser_ps(u64::from(cfg.frame.wire_bytes())),
             pause_ps,
+            uplink_pause_ps,
             control_hop_ps,
-            cnp_delay_ps: cfg.receiver.cnp_latency_ps + hops * control_hop_ps,
+            uplink_hop_ps,
+            cnp_delay_ps: cfg.receiver.cnp_latency_ps
+                + uplink_hops * uplink_hop_ps
+                + control_hop_ps,
             cfg,
             senders,
             attach,
@@ -239,6 +278,11 @@ impl Network {
             heap: BinaryHeap::new(),
             seq: 0,
             samples: Vec::new(),
+            schedule: Schedule::Lazy,
+            cycle_ps: crate::config::cycle_ps(&params),
+            bound: vec![u64::MAX; n],
+            due: BinaryHeap::new(),
+            departures: Vec::new(),
             last: vec![FlowCounters::default(); n],
             last_sw: vec![SwitchStats::default(); nsw],
         };
@@ -257,23 +301,48 @@ impl Network {
         let end = self.cfg.duration_ps;
         let lookahead = self.cfg.link.delay_ps;
         let mut now = 0u64;
-        let mut departures = Vec::new();
         let mut actions = Vec::new();
+        let mut due = Vec::new();
         let mut iter = 0u64;
+        for s in 0..self.senders.len() {
+            self.rebound(s);
+        }
         loop {
             let head = self.heap.peek().map_or(u64::MAX, |Reverse((t, _, _))| *t);
             let t1 = head.min(now + lookahead).min(end);
             if t1 > now {
-                for s in 0..self.senders.len() {
-                    departures.clear();
-                    self.senders[s].advance_to(t1, &mut departures);
-                    let (sw, port) = self.attach[s];
-                    for &t in &departures {
-                        let pkt = Packet {
-                            flow: s as u16,
-                            ce: false,
-                        };
-                        self.push(t, Ev::Arrive { sw, port, pkt });
+                match self.schedule {
+                    Schedule::Lazy => {
+                        // The senders whose next frame may leave before t1, in index order
+                        // (the order of the eager loop's pushes).
+                        due.clear();
+                        while let Some(&Reverse((b, s))) = self.due.peek() {
+                            if self.cycle_start_ps(b) >= t1 {
+                                break;
+                            }
+                            self.due.pop();
+                            if self.bound[s] == b {
+                                self.bound[s] = u64::MAX;
+                                due.push(s);
+                            }
+                        }
+                        due.sort_unstable();
+                        for &s in &due {
+                            self.advance_sender(s, t1);
+                            self.rebound(s);
+                        }
+                    }
+                    Schedule::Eager | Schedule::Checked => {
+                        for s in 0..self.senders.len() {
+                            let bound = self.senders[s].next_departure_cycle();
+                            let sent = self.advance_sender(s, t1);
+                            if self.schedule == Schedule::Checked && sent > 0 {
+                                assert!(
+                                    self.cycle_start_ps(bound) < t1,
+                                    "sender {s}: a frame left before {t1} ps, bound cycle {bound}"
+                                );
+                            }
+                        }
                     }
                 }
                 now = t1;
@@ -292,6 +361,9 @@ impl Network {
             if iter.is_multiple_of(4096) {
                 progress(now as f64 / end as f64);
             }
+        }
+        for s in 0..self.senders.len() {
+            self.advance_quiet(s, end);
         }
         progress(1.0);
         let xoff_ps = self.switches.iter().map(|s| s.xoff_ps(end)).collect();
@@ -320,7 +392,7 @@ impl Network {
                 self.apply(t, sw, actions);
             }
             Ev::PauseUplink { sw, xoff } => {
-                let p = if xoff { self.pause_ps } else { 0 };
+                let p = if xoff { self.uplink_pause_ps } else { 0 };
                 self.switches[sw].pause_uplink(t, p, actions);
                 if xoff {
                     self.push(t + p, Ev::Wake { sw });
@@ -335,7 +407,9 @@ impl Network {
             }
             Ev::PauseSender { s, xoff } => {
                 let p = if xoff { self.pause_ps } else { 0 };
+                self.advance_quiet(s, t);
                 self.senders[s].pause(t, p);
+                self.rebound(s);
             }
             Ev::Refresh {
                 sw,
@@ -346,7 +420,11 @@ impl Network {
                 self.apply(t, sw, actions);
             }
             Ev::Deliver { pkt } => self.deliver(t, pkt),
-            Ev::Cnp { s } => self.senders[s].cnp(t),
+            Ev::Cnp { s } => {
+                self.advance_quiet(s, t);
+                self.senders[s].cnp(t);
+                self.rebound(s);
+            }
             Ev::Sample => {
                 self.sample(t);
                 if t + self.cfg.sample_ps <= self.cfg.duration_ps {
@@ -359,13 +437,14 @@ impl Network {
     fn apply(&mut self, t: u64, sw: usize, actions: &[Action]) {
         for a in actions {
             match *a {
-                Action::Pfc { port, xoff } => {
-                    let at = t + self.control_hop_ps;
-                    match self.upstream[sw][port] {
-                        Upstream::Sender(s) => self.push(at, Ev::PauseSender { s, xoff }),
-                        Upstream::Switch(up) => self.push(at, Ev::PauseUplink { sw: up, xoff }),
+                Action::Pfc { port, xoff } => match self.upstream[sw][port] {
+                    Upstream::Sender(s) => {
+                        self.push(t + self.control_hop_ps, Ev::PauseSender { s, xoff })
                     }
-                }
+                    Upstream::Switch(up) => {
+                        self.push(t + self.uplink_hop_ps, Ev::PauseUplink { sw: up, xoff })
+                    }
+                },
                 Action::Refresh {
                     port,
                     at_ps,
@@ -422,6 +501,9 @@ impl Network {
     }
 
     fn sample(&mut self, t: u64) {
+        for s in 0..self.senders.len() {
+            self.advance_quiet(s, t);
+        }
         let dt = self.cfg.sample_ps as f64 / PS_PER_S as f64;
         let flows = (0..self.senders.len())
             .map(|i| {
@@ -434,6 +516,7 @@ impl Network {
                     alpha: st.alpha.alpha,
                     cnps: now.cnps - last.cnps,
                     marked: now.marked - last.marked,
+                    inc_timer_fires: st.regs.cnt.cnt_inc_timer,
                 }
             })
             .collect();
@@ -455,6 +538,51 @@ impl Network {
             flows,
             switches,
         });
+    }
+
+    /// Chooses how senders are advanced (the results are the same; [`Schedule`]).
+    pub fn set_schedule(&mut self, schedule: Schedule) {
+        self.schedule = schedule;
+    }
+
+    /// Start time of `cycle`, saturating.
+    fn cycle_start_ps(&self, cycle: u64) -> u64 {
+        cycle.saturating_mul(self.cycle_ps)
+    }
+
+    /// Records sender `s`'s bound on its next frame ([`Sender::next_departure_cycle`]).
+    fn rebound(&mut self, s: usize) {
+        let b = self.senders[s].next_departure_cycle();
+        self.bound[s] = b;
+        if b != u64::MAX {
+            self.due.push(Reverse((b, s)));
+        }
+    }
+
+    /// Advances sender `s` to `t` and schedules the frames it puts on the wire; returns how
+    /// many.
+    fn advance_sender(&mut self, s: usize, t: u64) -> usize {
+        let mut departures = std::mem::take(&mut self.departures);
+        departures.clear();
+        self.senders[s].advance_to(t, &mut departures);
+        let (sw, port) = self.attach[s];
+        for &at in &departures {
+            let pkt = Packet {
+                flow: s as u16,
+                ce: false,
+            };
+            self.push(at, Ev::Arrive { sw, port, pkt });
+        }
+        let n = departures.len();
+        self.departures = departures;
+        n
+    }
+
+    /// Advances sender `s` to `t` where its bound says no frame leaves (an input or a sample
+    /// reaches it); a frame that did leave is still scheduled.
+    fn advance_quiet(&mut self, s: usize, t: u64) {
+        let sent = self.advance_sender(s, t);
+        debug_assert_eq!(sent, 0, "sender {s}: a frame left before its bound");
     }
 
     /// Read access for tests.

@@ -1,0 +1,245 @@
+//! `dcqcn net advcam` and `dcqcn net sweep`: the AdvCam-scale funnel and parameter maps
+//! (`dcqcn_net::advcam`, `dcqcn_net::sweep`), with progress bars and run-time reports.
+
+use dcqcn_net::config::{self, NetConfig, PS_PER_S};
+use dcqcn_net::{advcam, sweep, NetError};
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum ScaleCmd {
+    /// The AdvCam incast funnel (default 256 senders under 16 leaves, 10 Gb/s edge links,
+    /// 100 Gb/s uplinks), PFC only vs PFC + DCQCN: per-flow throughput distribution, queues,
+    /// pauses, drops, time to converge; CSV, SVG, PNG and a table.
+    Advcam(AdvcamArgs),
+    /// A parameter map: a grid over two parameters (named as in the parameter files), one run
+    /// per point in parallel; CSV and heat maps of throughput, fairness and collapse.
+    Sweep(SweepArgs),
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct AdvcamArgs {
+    /// Leaf switches.
+    #[arg(long, default_value_t = advcam::DEFAULT_LEAVES)]
+    pub leaves: u32,
+    /// Senders under each leaf.
+    #[arg(long, default_value_t = advcam::DEFAULT_PER_LEAF)]
+    pub per_leaf: u32,
+    /// Rate of the leaf uplinks and the server link (`100Gbps`, `40Gbps`; overrides the file).
+    #[arg(long)]
+    pub uplink: Option<String>,
+    /// Network parameters (TOML) applied over the funnel's defaults.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// RED seed (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated time in seconds (overrides the file; default 0.1).
+    #[arg(long)]
+    pub duration: Option<f64>,
+    /// Output folder.
+    #[arg(long, default_value = "out/net/advcam")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(clap::Args, Clone, Debug)]
+pub struct SweepArgs {
+    /// The first parameter and its values: NAME=V1,V2,... or NAME=FROM..TO:N (log spacing;
+    /// FROM..TO:N:lin for even spacing), e.g. receiver.cnp_interval=5us..500us:7.
+    #[arg(long)]
+    pub x: String,
+    /// The second parameter, as --x (e.g. registers.inc_interval=100us,1ms,10ms).
+    #[arg(long)]
+    pub y: String,
+    /// The network every point starts from: incast, advcam, fig4, fig5, fig11-fig14.
+    #[arg(long, default_value = "incast")]
+    pub base: String,
+    /// Network parameters (TOML) applied over the base before the grid's values.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// RED seed (overrides the file).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Simulated time of every point in seconds (overrides the file).
+    #[arg(long)]
+    pub duration: Option<f64>,
+    /// Threads (default: every core).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Output folder: sweep.csv, sweep.svg, sweep.png.
+    #[arg(long, default_value = "out/net/sweep")]
+    pub out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn flag(flag: &str, message: String) -> NetError {
+    NetError::Flag {
+        flag: flag.to_string(),
+        message,
+    }
+}
+
+/// The file, seed and duration of the command line over `cfg`, then the checks.
+fn overrides(
+    cfg: &mut NetConfig,
+    file: &Option<PathBuf>,
+    seed: Option<u64>,
+    duration: Option<f64>,
+) -> Result<(), NetError> {
+    if let Some(path) = file {
+        config::load_file(cfg, path)?;
+    }
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    if let Some(d) = duration {
+        if !(d > 0.0 && d <= 100.0) {
+            return Err(flag(
+                "--duration",
+                format!("{d}: must be in (0, 100] seconds"),
+            ));
+        }
+        cfg.duration_ps = (d * PS_PER_S as f64).round() as u64;
+    }
+    cfg.validate("command line", &Default::default())
+}
+
+pub fn run(cmd: &ScaleCmd) -> Result<(), NetError> {
+    match cmd {
+        ScaleCmd::Advcam(a) => run_advcam(a),
+        ScaleCmd::Sweep(a) => run_sweep(a),
+    }
+}
+
+fn run_advcam(a: &AdvcamArgs) -> Result<(), NetError> {
+    if a.leaves == 0 || a.per_leaf == 0 {
+        return Err(flag(
+            if a.leaves == 0 {
+                "--leaves"
+            } else {
+                "--per-leaf"
+            },
+            "must be at least 1".into(),
+        ));
+    }
+    let n = u64::from(a.leaves) * u64::from(a.per_leaf);
+    if n > config::MAX_SENDERS as u64 {
+        return Err(flag(
+            "--leaves/--per-leaf",
+            format!(
+                "{} x {} = {n} senders, at most {}",
+                a.leaves,
+                a.per_leaf,
+                config::MAX_SENDERS
+            ),
+        ));
+    }
+    // --uplink is read as the file's `link.uplink_rate` (the same units and checks); the
+    // defaults' PFC headroom follows it, and it wins over a file's value.
+    let uplink = a.uplink.as_ref().map(|u| {
+        (
+            sweep::Axis {
+                flag: "--uplink".into(),
+                name: "link.uplink_rate".into(),
+                values: vec![u.clone()],
+            },
+            u,
+        )
+    });
+    let mut uplink_bits_per_s = advcam::DEFAULT_UPLINK_BITS_PER_S;
+    if let Some((axis, u)) = &uplink {
+        let c = sweep::apply(&advcam::default_config(1, 1, uplink_bits_per_s), axis, u)?;
+        uplink_bits_per_s = c.link.uplink().rate_bits_per_s;
+    }
+    let mut cfg = advcam::default_config(a.leaves, a.per_leaf, uplink_bits_per_s);
+    overrides(&mut cfg, &a.config, a.seed, a.duration)?;
+    if let Some((axis, u)) = &uplink {
+        cfg = sweep::apply(&cfg, axis, u)?;
+    }
+    let bar = crate::net::progress_bar("advcam", a.quiet);
+    let started = std::time::Instant::now();
+    let cpu0 = cpu_s();
+    let out = advcam::run(&cfg, &mut |done| bar.set_position((done * 1000.0) as u64));
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu0;
+    bar.finish_and_clear();
+    let files = advcam::write(&out, &a.out)?;
+    outln!("{}", out.table);
+    let sim = 2.0 * cfg.duration_ps as f64 / PS_PER_S as f64;
+    outln!(
+        "simulated {sim:.3} s (both modes) in {wall:.1} s wall, {cpu:.1} s CPU: {:.3} simulated s per wall s, {:.3} per CPU s; limiter cycles stepped {} / skipped {}",
+        sim / wall.max(1e-9),
+        sim / cpu.max(1e-9),
+        out.stepped_cycles,
+        out.skipped_cycles
+    );
+    outln!("wrote {}", files.join(", "));
+    Ok(())
+}
+
+/// CPU time of this process so far (user + system), seconds; 0 where it cannot be read.
+fn cpu_s() -> f64 {
+    // /proc/self/stat fields 14 and 15: utime and stime in clock ticks (100 per second on Linux).
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let Some(rest) = stat.rsplit_once(')').map(|r| r.1) else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let tick = |k: usize| f.get(k).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (tick(11) + tick(12)) / 100.0
+}
+
+fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
+    let x = sweep::parse_axis("--x", &a.x)?;
+    let y = sweep::parse_axis("--y", &a.y)?;
+    let mut base = sweep::base_config(&a.base)?;
+    overrides(&mut base, &a.config, a.seed, a.duration)?;
+    let grid = sweep::plan(&base, x, y)?;
+    let jobs = match a.jobs {
+        Some(0) => return Err(flag("--jobs", "0: must be at least 1".into())),
+        Some(j) => j,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .map_err(|e| flag("--jobs", format!("cannot start {jobs} threads: {e}")))?;
+    let total = grid.x.values.len() * grid.y.values.len();
+    let bar = crate::net::progress_bar("sweep", a.quiet);
+    bar.set_length(total as u64);
+    let started = std::time::Instant::now();
+    let cpu0 = cpu_s();
+    let results = pool.install(|| sweep::run(&grid, &|k| bar.set_position(k as u64)));
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu0;
+    bar.finish_and_clear();
+    let title = format!(
+        "sweep on {}: {} x {} ({} s per point)",
+        a.base,
+        grid.x.name,
+        grid.y.name,
+        grid.points[0][0].duration_ps as f64 / PS_PER_S as f64
+    );
+    let files = sweep::write(&grid, &results, &title, &a.out, "sweep")?;
+    let collapsed = results
+        .iter()
+        .flatten()
+        .filter(|p| p.collapse > 0.0)
+        .count();
+    let sim = sweep::simulated_s(&grid);
+    outln!(
+        "{total} points ({} x {}), {collapsed} with collapsed flows; simulated {sim:.3} s in {wall:.1} s wall on {jobs} threads, {cpu:.1} s CPU: {:.3} simulated s per wall s, {:.3} per CPU s",
+        grid.x.values.len(),
+        grid.y.values.len(),
+        sim / wall.max(1e-9),
+        sim / cpu.max(1e-9)
+    );
+    outln!("wrote {}", files.join(", "));
+    Ok(())
+}
