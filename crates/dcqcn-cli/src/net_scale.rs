@@ -27,18 +27,28 @@ pub struct AdvcamArgs {
     /// Rate of the leaf uplinks and the server link (`100Gbps`, `40Gbps`; overrides the file).
     #[arg(long)]
     pub uplink: Option<String>,
-    /// Network parameters (TOML) applied over the funnel's defaults.
+    #[command(flatten)]
+    pub run: RunOpts,
+    /// Output folder.
+    #[arg(long, default_value = "out/net/advcam")]
+    pub out: PathBuf,
+}
+
+/// What `advcam` and `sweep` share: the parameter file over the built-in network, the seed and
+/// the simulated time that override it, and the progress bar.
+#[derive(clap::Args, Clone, Debug)]
+pub struct RunOpts {
+    /// Network parameters (TOML) applied over the built-in network (the funnel, or the sweep's
+    /// base) before any other value.
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// RED seed (overrides the file).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Simulated time in seconds (overrides the file; default 0.1).
+    /// Simulated time in seconds, of the run or of every point (overrides the file; advcam's
+    /// default is 0.1).
     #[arg(long)]
     pub duration: Option<f64>,
-    /// Output folder.
-    #[arg(long, default_value = "out/net/advcam")]
-    pub out: PathBuf,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -56,24 +66,14 @@ pub struct SweepArgs {
     /// The network every point starts from: incast, advcam, fig4, fig5, fig11-fig14.
     #[arg(long, default_value = "incast")]
     pub base: String,
-    /// Network parameters (TOML) applied over the base before the grid's values.
-    #[arg(long)]
-    pub config: Option<PathBuf>,
-    /// RED seed (overrides the file).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Simulated time of every point in seconds (overrides the file).
-    #[arg(long)]
-    pub duration: Option<f64>,
+    #[command(flatten)]
+    pub run: RunOpts,
     /// Threads (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Output folder: sweep.csv, sweep.svg, sweep.png.
     #[arg(long, default_value = "out/net/sweep")]
     pub out: PathBuf,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 fn flag(flag: &str, message: String) -> NetError {
@@ -156,11 +156,11 @@ fn run_advcam(a: &AdvcamArgs) -> Result<(), NetError> {
         uplink_bits_per_s = c.link.uplink().rate_bits_per_s;
     }
     let mut cfg = advcam::default_config(a.leaves, a.per_leaf, uplink_bits_per_s);
-    overrides(&mut cfg, &a.config, a.seed, a.duration)?;
+    overrides(&mut cfg, &a.run.config, a.run.seed, a.run.duration)?;
     if let Some((axis, u)) = &uplink {
         cfg = sweep::apply(&cfg, axis, u)?;
     }
-    let bar = crate::net::progress_bar("advcam", a.quiet);
+    let bar = crate::net::progress_bar("advcam", a.run.quiet);
     let started = std::time::Instant::now();
     let cpu0 = cpu_s();
     let out = advcam::run(&cfg, &mut |done| bar.set_position((done * 1000.0) as u64));
@@ -199,7 +199,7 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
     let x = sweep::parse_axis("--x", &a.x)?;
     let y = sweep::parse_axis("--y", &a.y)?;
     let mut base = sweep::base_config(&a.base)?;
-    overrides(&mut base, &a.config, a.seed, a.duration)?;
+    overrides(&mut base, &a.run.config, a.run.seed, a.run.duration)?;
     let grid = sweep::plan(&base, x, y)?;
     let jobs = match a.jobs {
         Some(0) => return Err(flag("--jobs", "0: must be at least 1".into())),
@@ -211,7 +211,7 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
         .build()
         .map_err(|e| flag("--jobs", format!("cannot start {jobs} threads: {e}")))?;
     let total = grid.x.values.len() * grid.y.values.len();
-    let bar = crate::net::progress_bar("sweep", a.quiet);
+    let bar = crate::net::progress_bar("sweep", a.run.quiet);
     bar.set_length(total as u64);
     let started = std::time::Instant::now();
     let cpu0 = cpu_s();
