@@ -197,31 +197,23 @@ impl Mismatch {
 /// The middle of a mismatch report: the table of differing fields and the last cycles (shared
 /// with the upstream SURF lockstep, `crate::surf`).
 pub fn report_body(fields: &[FieldDiff], history: &[HistoryRow]) -> String {
-    let mut s = String::new();
-    let w = fields
+    let rows: Vec<_> = fields
         .iter()
-        .map(|f| f.field.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    s += &format!(
-        "  {:w$}  {:11}  {:40}  {}\n",
-        "field", "block", "model (expected)", "rtl (actual)"
-    );
-    for f in fields {
-        let model = format!("{} {}", f.model_hex, f.model);
-        s += &format!(
-            "  {:w$}  {:11}  {model:40}  {} {}\n",
-            f.field, f.block, f.rtl_hex, f.rtl
-        );
-    }
-    if !history.is_empty() {
-        s += "last cycles (inputs | model outputs):\n";
-        for h in history {
-            s += &format!("  {:>10}  {} | {}\n", h.cycle, h.inputs, h.outputs);
-        }
-    }
-    s
+        .map(|f| dcqcn_harness::report::DiffRow {
+            field: f.field,
+            block: f.block,
+            model_hex: &f.model_hex,
+            model: &f.model,
+            rtl_hex: &f.rtl_hex,
+            rtl: &f.rtl,
+        })
+        .collect();
+    dcqcn_harness::report::mismatch_table(
+        &rows,
+        history
+            .iter()
+            .map(|h| (h.cycle, h.inputs.as_str(), h.outputs.as_str())),
+    )
 }
 
 /// The result of a lockstep run.

@@ -11,6 +11,7 @@
 
 pub mod config_file;
 pub mod emulated_switch;
+pub mod report;
 pub mod rng;
 pub mod units;
 

@@ -434,30 +434,24 @@ impl Report<'_> {
             "MISMATCH at cycle {} (t = {:.3} us), scenario {}, seed {}, RTL variant {} ({} B beats)\n",
             self.cycle, time_us, self.scenario, self.seed, self.variant, self.params.data_bytes()
         );
-        let w = self
+        let rows: Vec<_> = self
             .fields
             .iter()
-            .map(|f| f.field.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
-        s += &format!(
-            "  {:w$}  {:11}  {:40}  {}\n",
-            "field", "block", "model (expected)", "rtl (actual)"
+            .map(|f| dcqcn_harness::report::DiffRow {
+                field: &f.field,
+                block: &f.block,
+                model_hex: &f.model_hex,
+                model: &f.model,
+                rtl_hex: &f.rtl_hex,
+                rtl: &f.rtl,
+            })
+            .collect();
+        s += &dcqcn_harness::report::mismatch_table(
+            &rows,
+            self.history
+                .iter()
+                .map(|(c, i, o)| (*c, i.as_str(), o.as_str())),
         );
-        for f in self.fields {
-            let model = format!("{} {}", f.model_hex, f.model);
-            s += &format!(
-                "  {:w$}  {:11}  {model:40}  {} {}\n",
-                f.field, f.block, f.rtl_hex, f.rtl
-            );
-        }
-        if !self.history.is_empty() {
-            s += "last cycles (inputs | model outputs):\n";
-            for (c, i, o) in self.history {
-                s += &format!("  {c:>10}  {i} | {o}\n");
-            }
-        }
         s += &format!("configuration: {:?}\n", self.config);
         s += &format!("replay: {}\n", self.replay);
         s
