@@ -160,3 +160,28 @@ fn unknown_surf_scenario() {
 fn dcqcn_cosim_base() -> &'static [&'static str] {
     dcqcn_cosim::surf::BASE_FILES
 }
+
+#[test]
+fn surf_with_a_monitor_too_old_for_the_block() {
+    let root = tmp("oldmon");
+    touch(&root, dcqcn_cosim_base());
+    touch(&root, dcqcn_cosim::surf::BLOCK_FILES);
+    std::fs::write(
+        root.join(dcqcn_cosim::surf::TOKEN_BUCKET_FILE),
+        "architecture rtl of RoCEv2TokenBucket is\nbegin\n   M : entity surf.AxiStreamMon\n      port map (axisClk => clk, frameUpdate => upd);\nend rtl;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join(dcqcn_cosim::surf::MONITOR_FILE),
+        "entity AxiStreamMon is\n   port (axisClk : in sl; frameSize : out slv(31 downto 0));\nend AxiStreamMon;\n",
+    )
+    .unwrap();
+    for (code, err) in both(&root, &root.join("out")) {
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("axi/axi-stream/rtl/AxiStreamMon.vhd has no `frameUpdate` output port"),
+            "{err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}

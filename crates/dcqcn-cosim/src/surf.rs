@@ -2,8 +2,8 @@
 //! from a user's SURF checkout, simulated per cycle by GHDL and driven by our stimulus sources at
 //! 32-byte beats, closed loop: `dcqcn cosim --rtl surf` and `dcqcn surf record`.
 //!
-//! - [`check_tree`]: is the directory a SURF checkout with the block (else an error naming what is
-//!   missing);
+//! - [`check_tree`]: is the directory a SURF checkout with the block, and is its stream monitor
+//!   recent enough for the block (else an error naming what is missing);
 //! - [`build`]: analyses the checkout's files with GHDL (SURF CI's flags) into a build directory of
 //!   ours and elaborates our bridge `testbench/surf/surf_tb.vhd` around the wrapper. Nothing is
 //!   written into the checkout, and no upstream file is copied or changed;
@@ -60,6 +60,11 @@ pub const BASE_FILES: &[&str] = &[
     "axi/axi-lite/ip_integrator/SlaveAxiLiteIpIntegrator.vhd",
 ];
 
+/// The stream monitor the block's token bucket instantiates (a base file).
+pub const MONITOR_FILE: &str = "axi/axi-stream/rtl/AxiStreamMon.vhd";
+/// The block file that instantiates [`MONITOR_FILE`].
+pub const TOKEN_BUCKET_FILE: &str = "ethernet/RoCEv2/rtl/RoCEv2TokenBucket.vhd";
+
 /// The block's own files and its wrapper.
 pub const BLOCK_FILES: &[&str] = &[
     "ethernet/RoCEv2/rtl/RoCEv2Pkg.vhd",
@@ -98,6 +103,8 @@ pub enum SurfError {
     NotSurf { path: PathBuf, missing: Vec<String> },
     #[error("--surf-dir {}: this SURF has no RoCEv2Dcqcn block (a version from before it?): missing {}", path.display(), missing.join(", "))]
     NoBlock { path: PathBuf, missing: Vec<String> },
+    #[error("--surf-dir {}: {MONITOR_FILE} has no `frameUpdate` output port, which {TOKEN_BUCKET_FILE} connects (this AxiStreamMon is older than the block; slaclab/surf 76a87cf18ca581cd6f938490a0bca8af1d4e394d has the port): GHDL could not elaborate the block", path.display())]
+    OldMonitor { path: PathBuf },
     #[error(
         "GHDL not found (`{ghdl}`): install it with scripts/deps.sh, or name it with GHDL=..."
     )]
@@ -140,7 +147,9 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SurfError + '_ {
 // ---------------------------------------------------------------------------------------------
 // The checkout
 
-/// Checks that `dir` is a SURF checkout with the block and its wrapper.
+/// Checks that `dir` is a SURF checkout with the block and its wrapper, and that its
+/// [`MONITOR_FILE`] declares the `frameUpdate` port when the block's [`TOKEN_BUCKET_FILE`]
+/// connects it.
 pub fn check_tree(dir: &Path) -> Result<(), SurfError> {
     let path = dir.to_path_buf();
     if !dir.exists() {
@@ -169,7 +178,122 @@ pub fn check_tree(dir: &Path) -> Result<(), SurfError> {
             missing: block,
         });
     }
+    let read = |f: &str| -> Result<String, SurfError> {
+        let p = dir.join(f);
+        let bytes = std::fs::read(&p).map_err(io_err(&p))?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    };
+    // The block's token bucket connects the monitor's end-of-frame strobe `frameUpdate`; an
+    // AxiStreamMon from before that port would stop the elaboration with a GHDL message that
+    // does not say which file is too old.
+    if instance_maps_port(&read(TOKEN_BUCKET_FILE)?, "axistreammon", "frameupdate")
+        && !entity_has_port(&read(MONITOR_FILE)?, "axistreammon", "frameupdate")
+    {
+        return Err(SurfError::OldMonitor { path });
+    }
     Ok(())
+}
+
+/// VHDL text as tokens: identifiers and numbers lower case, every other character but white
+/// space on its own; comments (`--` to the end of the line) dropped.
+fn vhdl_tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let code = line.find("--").map_or(line, |i| &line[..i]);
+        let mut word = String::new();
+        for c in code.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c.to_ascii_lowercase());
+                continue;
+            }
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            if !c.is_whitespace() {
+                out.push(c.to_string());
+            }
+        }
+        if !word.is_empty() {
+            out.push(word);
+        }
+    }
+    out
+}
+
+/// The tokens inside the parentheses that open at `t[open]`, without them.
+fn parenthesised(t: &[String], open: usize) -> &[String] {
+    let mut depth = 0usize;
+    for (i, tok) in t.iter().enumerate().skip(open) {
+        match tok.as_str() {
+            "(" => depth += 1,
+            ")" => {
+                depth -= 1;
+                if depth == 0 {
+                    return &t[open + 1..i];
+                }
+            }
+            _ => {}
+        }
+    }
+    &t[(open + 1).min(t.len())..]
+}
+
+/// Identifiers named at the top level of a parenthesised list, before a `:` or `,` (a port
+/// clause's port names).
+fn declared_names(list: &[String]) -> Vec<&str> {
+    let mut depth = 0usize;
+    let mut names = Vec::new();
+    for (i, tok) in list.iter().enumerate() {
+        match tok.as_str() {
+            "(" => depth += 1,
+            ")" => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {
+                if matches!(list.get(i + 1).map(String::as_str), Some(":" | ",")) {
+                    names.push(tok.as_str());
+                }
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Does the text declare `entity <entity> is ... port ( ... <port> ... )`? (Names lower case.)
+fn entity_has_port(text: &str, entity: &str, port: &str) -> bool {
+    let t = vhdl_tokens(text);
+    let Some(start) = t
+        .windows(3)
+        .position(|w| w[0] == "entity" && w[1] == entity && w[2] == "is")
+    else {
+        return false;
+    };
+    let Some(p) = (start..t.len().saturating_sub(1)).find(|&i| t[i] == "port" && t[i + 1] == "(")
+    else {
+        return false;
+    };
+    declared_names(parenthesised(&t, p + 1)).contains(&port)
+}
+
+/// Does the text instantiate `entity <library>.<entity>` with `<port> =>` in its port map?
+/// (Names lower case.)
+fn instance_maps_port(text: &str, entity: &str, port: &str) -> bool {
+    let t = vhdl_tokens(text);
+    (0..t.len()).any(|i| {
+        if !(t[i] == "entity"
+            && t.get(i + 2).is_some_and(|d| d == ".")
+            && t.get(i + 3).is_some_and(|e| e == entity))
+        {
+            return false;
+        }
+        let Some(m) = (i + 4..t.len().saturating_sub(2))
+            .find(|&j| t[j] == "port" && t[j + 1] == "map" && t[j + 2] == "(")
+        else {
+            return false;
+        };
+        parenthesised(&t, m + 2)
+            .windows(3)
+            .any(|w| w[0] == port && w[1] == "=" && w[2] == ">")
+    })
 }
 
 /// Where the checkout comes from: `git rev-parse HEAD` of a git checkout, else the snapshot line
@@ -203,10 +327,7 @@ pub fn surf_commit(dir: &Path) -> String {
 /// `path sha256` lines: the exact versions a run used.
 pub fn file_versions(dir: &Path) -> Result<Vec<(String, String)>, SurfError> {
     let mut v = Vec::new();
-    for f in BLOCK_FILES
-        .iter()
-        .chain(["axi/axi-stream/rtl/AxiStreamMon.vhd"].iter())
-    {
+    for f in BLOCK_FILES.iter().chain([MONITOR_FILE].iter()) {
         let p = dir.join(f);
         let bytes = std::fs::read(&p).map_err(io_err(&p))?;
         v.push((f.to_string(), hex_digest(&bytes)));
