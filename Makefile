@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net advcam sweep fuzz-parsers \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -36,6 +36,7 @@ help:
 	@echo "make golden-check-cocotb-vhdl  every golden set with cocotb on GHDL and the VHDL twin"
 	@echo "make golden-check-netlist      every golden set on GHDL with the Yosys netlist of the SV"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
+	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
@@ -106,6 +107,13 @@ bench: deps
 # The paper's network experiments (docs/paper-reproduction.md): CSV, SVG, PNG, tables in out/net/.
 net:
 	$(CARGO) run --release -q -p dcqcn-cli -- net all --out out/net
+
+# The same experiments with the upstream SURF block's model as every sender (profile surf; it steps
+# every cycle, about 5 minutes on one core).
+net-surf:
+	for f in fig9 fig12 fig13 fig14; do \
+	  $(CARGO) run --release -q -p dcqcn-cli -- net $$f --profile surf --out out/net-surf || exit $$?; \
+	done
 
 # The AdvCam funnel (docs/advcam.md) and the Table II collapse map (docs/net-sweep.md).
 advcam:

@@ -2,6 +2,7 @@
 //! write its CSV, SVG, PNG and measured-vs-paper table under `--out/<experiment>/`, with a progress
 //! bar per experiment.
 
+use dcqcn_net::config::Profile;
 use dcqcn_net::experiment::{self, Overrides, Report};
 use dcqcn_net::NetError;
 use std::path::PathBuf;
@@ -26,9 +27,17 @@ pub struct NetArgs {
     /// Simulated time in seconds (overrides the file).
     #[arg(long)]
     pub duration: Option<f64>,
+    /// Every sender's rate limiter: `ours` (our block) or `surf` (the upstream SURF block as
+    /// deployed, bit-exact to its VHDL); overrides the file's `profile` keys.
+    #[arg(long, value_parser = parse_profile)]
+    pub profile: Option<Profile>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+fn parse_profile(s: &str) -> Result<Profile, String> {
+    Profile::from_name(s)
 }
 
 /// A bar of simulated time for experiment `name` (hidden with `--quiet`).
@@ -60,6 +69,7 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
         config: args.config.clone(),
         seed: args.seed,
         duration_s: args.duration,
+        profile: args.profile,
     };
     // Every configuration is checked before the first run starts.
     let plan = experiment::plan(selection, &overrides)?;

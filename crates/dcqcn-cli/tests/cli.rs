@@ -310,6 +310,32 @@ fn net_runs_an_experiment_and_rejects_bad_parameters() {
     let o = dcqcn(&["net", "fig99"], &d);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown experiment `fig99`"));
+    // The upstream block as every sender: the title says so, the first cut is upstream's.
+    let o = dcqcn(
+        &[
+            "net",
+            "fig9",
+            "--quiet",
+            "--duration",
+            "0.005",
+            "--profile",
+            "surf",
+            "--out",
+            "s",
+        ],
+        &d,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("(senders: upstream SURF block)"), "{out}");
+    assert!(out.contains("| 10.00 -> 5.00 |"), "{out}");
+    let o = dcqcn(&["net", "fig9", "--profile", "upstream"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown profile `upstream` (known: ours, surf)"),
+        "{}",
+        stderr(&o)
+    );
     let _ = std::fs::remove_dir_all(d);
 }
 

@@ -1904,3 +1904,125 @@ fn defect_store_and_forward_latency() {
     assert!(lo <= 2, "ours: one output register: {lo}");
     println!("latency of a single beat frame with a full bucket: upstream {lu} cycles, ours {lo}");
 }
+
+/// `SurfLimiter::set_config` (how `dcqcn net` starts an upstream sender configured) leaves the
+/// block as AXI4-Lite writes of the same words do: the configuration registers equal, then the
+/// same CNPs and the same stream give the same outputs and registers in every cycle.
+#[test]
+fn set_config_equals_the_bus_writes() {
+    use dcqcn_model::surf::SurfConfig;
+    use dcqcn_model::{AxisIn, Config};
+    // Every field away from its reset value, bypass off (it would hide the rate side).
+    let ours = Config {
+        alpha_g: 1000,
+        dec_gain: 2,
+        stage_threshold: 3,
+        clamp_tgt: true,
+        rai: 40_000_000,
+        rhai: 90_000_000,
+        rmin: 20_000_000,
+        inc_interval: 700,
+        dec_interval: 9,
+        alpha_interval: 300,
+        ..Config::reset(&Params::DEFAULT)
+    };
+    let c = SurfConfig::from_ours(&ours).unwrap();
+    let mut bus = Bench::new();
+    bus.cfg(0x000, word0(1000, 2, 3, true));
+    bus.cfg(0x004, 40_000_000);
+    bus.cfg(0x008, 90_000_000);
+    bus.cfg(0x00C, 20_000_000);
+    bus.cfg(0x010, 700);
+    bus.cfg(0x014, word14(9, 300));
+    let mut direct = SurfLimiter::new(SurfParams::default());
+    direct.set_config(&c);
+    for _ in 0..bus.cycle {
+        direct.step(&Inputs::default());
+    }
+    let (a, b) = (&direct.rate().regs, &bus.dut.rate().regs);
+    assert_eq!(
+        (
+            a.alpha_g,
+            a.dec_gain,
+            a.threshold,
+            a.clamp_tgt_rate,
+            a.rai,
+            a.rhai,
+            a.rmin
+        ),
+        (
+            b.alpha_g,
+            b.dec_gain,
+            b.threshold,
+            b.clamp_tgt_rate,
+            b.rai,
+            b.rhai,
+            b.rmin
+        )
+    );
+    assert_eq!(
+        (a.inc_interval, a.dec_interval, a.alpha_interval, a.bypass),
+        (b.inc_interval, b.dec_interval, b.alpha_interval, b.bypass)
+    );
+    // Frames of 5 beats offered back to back, a CNP every 3000 cycles.
+    let mut beat = 0;
+    for k in 0..20_000u64 {
+        let last = beat == 4;
+        let i = Inputs {
+            cnp: k % 3000 == 10,
+            s_axis: AxisIn {
+                tkeep: u64::from(u32::MAX),
+                tvalid: true,
+                tlast: last,
+                ..AxisIn::default()
+            },
+            m_axis_tready: k % 7 != 0,
+            ..Inputs::default()
+        };
+        let (x, y) = (direct.step(&i), bus.dut.step(&i));
+        assert_eq!(x, y, "outputs differ in cycle {k} after configuration");
+        assert_eq!(
+            direct.probe(),
+            bus.dut.probe(),
+            "registers differ in cycle {k}"
+        );
+        if x.s_axis_tready {
+            beat = if last { 0 } else { beat + 1 };
+        }
+    }
+    assert!(direct.probe().rc < L, "the CNPs must have cut Rc");
+}
+
+/// Our fields upstream has no register for are refused unless they hold what upstream does.
+#[test]
+fn our_fields_without_an_upstream_register_are_refused() {
+    use dcqcn_model::surf::SurfConfig;
+    use dcqcn_model::Config;
+    let base = Config::paper_table2(&Params::DEFAULT);
+    assert!(SurfConfig::from_ours(&base).is_ok());
+    for (cfg, field) in [
+        (
+            Config {
+                timer_en: false,
+                ..base
+            },
+            "timer_en",
+        ),
+        (
+            Config {
+                byte_en: true,
+                ..base
+            },
+            "byte_en",
+        ),
+        (
+            Config {
+                credit_cap: 1 << 19,
+                ..base
+            },
+            "credit_cap",
+        ),
+    ] {
+        assert_eq!(SurfConfig::from_ours(&cfg).unwrap_err().field, field);
+    }
+}

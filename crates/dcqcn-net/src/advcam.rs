@@ -8,7 +8,7 @@
 //! median, max, Jain's index), the aggregate, the uplink queues, PFC pause frames and the time
 //! paused, drops, and the time to converge (defined at [`converged_at`]).
 
-use crate::config::{FlowCfg, NetConfig, PS_PER_S};
+use crate::config::{FlowCfg, NetConfig, Profile, PS_PER_S};
 use crate::experiment::jain;
 use crate::plot::{self, Figure, Panel, Series, BLUE, GREY, ORANGE, RED};
 use crate::sim::{Network, RunResult};
@@ -46,6 +46,7 @@ pub fn default_config(leaves: u32, per_leaf: u32, uplink_bits_per_s: u64) -> Net
             start_ps: 0,
             stop_ps: None,
             registers: Config::paper_table2(&p),
+            profile: Profile::Ours,
         })
         .collect();
     c

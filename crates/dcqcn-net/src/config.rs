@@ -24,6 +24,7 @@
 use crate::NetError;
 use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Field, Registers, Source};
 use dcqcn_harness::units::{Rate, Size, Time, UnitError};
+use dcqcn_model::surf::SurfConfig;
 use dcqcn_model::{Config, Params};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -123,10 +124,43 @@ pub struct ReceiverCfg {
     pub cnp_latency_ps: u64,
 }
 
+/// Which block a sender's rate limiter is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Profile {
+    /// Our block: `dcqcn_model::RateLimiter` at 8-byte beats (docs/spec.md).
+    #[default]
+    Ours,
+    /// The upstream SURF block as deployed: `dcqcn_model::surf::SurfLimiter`, the wrapper's
+    /// 32-byte beats, bit-exact to upstream's VHDL (docs/surf-upstream.md).
+    Surf,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 2] = [Profile::Ours, Profile::Surf];
+
+    /// The name in parameter files and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Ours => "ours",
+            Profile::Surf => "surf",
+        }
+    }
+
+    /// The profile called `name`, or an error listing the known names.
+    pub fn from_name(name: &str) -> Result<Profile, String> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| format!("unknown profile `{name}` (known: ours, surf)"))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct SenderCfg {
-    /// MAC frame FIFO between the rate limiter and the wire.
-    pub mac_fifo_bytes: u32,
+    /// MAC frame FIFO between the rate limiter and the wire; `None`: two frames at the
+    /// limiter's beat width (8224 bytes at our 8-byte beats, 8256 at upstream's 32: a frame of
+    /// 4112 bytes is 129 beats there, the last one half full).
+    pub mac_fifo_bytes: Option<u32>,
     /// Cycles the receive path holds the rate limiter's `cnp` pin high per CNP.
     pub cnp_pulse_cycles: u32,
     /// Advance uneventful stretches with `RateLimiter::skip` (false: step every cycle; the results
@@ -143,6 +177,8 @@ pub struct FlowCfg {
     pub stop_ps: Option<u64>,
     /// The rate limiter's registers.
     pub registers: Config,
+    /// The block the limiter is (`[sender] profile`, or the flow's own `profile`).
+    pub profile: Profile,
 }
 
 /// Everything a network run needs.
@@ -200,7 +236,7 @@ impl NetConfig {
                 cnp_latency_ps: 1_000_000,
             },
             sender: SenderCfg {
-                mac_fifo_bytes: 2 * 4112,
+                mac_fifo_bytes: None,
                 cnp_pulse_cycles: 4,
                 skip: true,
             },
@@ -320,6 +356,23 @@ impl NetConfig {
             ));
         }
         for (k, fl) in self.flows.iter().enumerate() {
+            if fl.profile == Profile::Surf {
+                if let Err(e) = SurfConfig::from_ours(&fl.registers) {
+                    let field = format!("flow[{k}].registers.{}", e.field);
+                    let line = lines
+                        .get(&field)
+                        .or_else(|| lines.get(&format!("flow[{k}].profile")))
+                        .or_else(|| lines.get("sender.profile"))
+                        .copied()
+                        .unwrap_or(0);
+                    return Err(NetError::File(ConfigFileError::Field {
+                        file: file.to_string(),
+                        line,
+                        field,
+                        message: format!("{e}; profile \"surf\" cannot run this flow"),
+                    }));
+                }
+            }
             if let Some(stop) = fl.stop_ps {
                 if stop <= fl.start_ps {
                     return Err(err(
@@ -363,15 +416,22 @@ impl NetConfig {
         if s.buffer_bytes < u64::from(f.frame_bytes()) {
             return Err(err("switch.buffer", "smaller than one frame".to_string()));
         }
-        if self.sender.mac_fifo_bytes < f.stream_bytes() {
-            return Err(err(
-                "sender.mac_fifo",
-                format!(
-                    "{} bytes cannot hold one {}-byte frame",
-                    self.sender.mac_fifo_bytes,
-                    f.stream_bytes()
-                ),
-            ));
+        if let Some(fifo) = self.sender.mac_fifo_bytes {
+            if u64::from(fifo) > MAX_BUFFER_BYTES {
+                return Err(err(
+                    "sender.mac_fifo",
+                    format!("{fifo} bytes: must be at most {MAX_BUFFER_BYTES} (1 GiB)"),
+                ));
+            }
+            if fifo < f.stream_bytes() {
+                return Err(err(
+                    "sender.mac_fifo",
+                    format!(
+                        "{fifo} bytes cannot hold one {}-byte frame",
+                        f.stream_bytes()
+                    ),
+                ));
+            }
         }
         if self.sender.cnp_pulse_cycles == 0 {
             return Err(err("sender.cnp_pulse_cycles", "must be at least 1".into()));
@@ -482,6 +542,8 @@ struct SenderFile {
     mac_fifo: F<Size>,
     cnp_pulse_cycles: F<u32>,
     skip: F<bool>,
+    /// Every flow's block, unless the flow names its own.
+    profile: F<String>,
 }
 
 #[derive(Deserialize)]
@@ -496,6 +558,7 @@ struct FlowFile {
     name: F<String>,
     start: F<Time>,
     stop: F<Time>,
+    profile: F<String>,
     base: Option<Spanned<String>>,
     #[serde(default)]
     registers: Registers,
@@ -633,7 +696,9 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     if let Some(s) = &parsed.sender {
         let c = &mut cfg.sender;
         r.set(&s.mac_fifo, "sender.mac_fifo", &mut c.mac_fifo_bytes, |s| {
-            u32::try_from(s.bytes).map_err(|_| format!("{} is out of range", s.bytes))
+            u32::try_from(s.bytes)
+                .map(Some)
+                .map_err(|_| format!("{} is out of range", s.bytes))
         })?;
         r.copy(
             &s.cnp_pulse_cycles,
@@ -641,6 +706,15 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
             &mut c.cnp_pulse_cycles,
         )?;
         r.copy(&s.skip, "sender.skip", &mut c.skip)?;
+        let mut profile = None;
+        r.set(&s.profile, "sender.profile", &mut profile, |n: String| {
+            Profile::from_name(&n).map(Some)
+        })?;
+        if let Some(p) = profile {
+            for f in &mut cfg.flows {
+                f.profile = p;
+            }
+        }
     }
     if let Some(t) = &parsed.topology {
         if t.leaves.is_some() {
@@ -677,6 +751,12 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
         r.set(&f.stop, &format!("flow[{k}].stop"), &mut out.stop_ps, |t| {
             picoseconds(t).map(Some)
         })?;
+        r.set(
+            &f.profile,
+            &format!("flow[{k}].profile"),
+            &mut out.profile,
+            |n: String| Profile::from_name(&n),
+        )?;
         out.registers = config_file::apply(
             text,
             file,

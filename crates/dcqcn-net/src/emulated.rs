@@ -6,9 +6,11 @@
 //! stream byte, the paper's monitor payload bytes ("records every payload byte"), which keeps a
 //! limiter at exactly Rc = 5 Gb/s below a 5 Gb/s threshold.
 
+use crate::config::Profile;
+use crate::limiter::Limiter;
 use dcqcn_harness::emulated_switch::{window_gbps, EmulatedSwitch, Monitor};
 use dcqcn_model::credit_gate::keep_bytes;
-use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
+use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, DATA_WORDS};
 
 /// A CNP as the limiter saw it: the cycle of the edge and the registers it found.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,12 +42,13 @@ pub struct Fig9Run {
     pub cycles: u64,
 }
 
-/// Runs `cycles` cycles of a saturating source of `frame_bytes` frames through a limiter with
-/// `registers`, the downstream always ready, CNPs from `switch`; a point every `every` cycles.
+/// Runs `cycles` cycles of a saturating source of `frame_bytes` frames through a limiter of
+/// `profile` with `registers` (validated for the profile), the downstream always ready, CNPs from `switch`; a point every `every` cycles.
 /// The switch counts RDMA payload bytes: those of each frame after its first `header_bytes` and
 /// before its last `trailer_bytes` (the BTH and the ICRC that the engine adds to the stream).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
+    profile: Profile,
     registers: Config,
     frame_bytes: u32,
     header_bytes: u32,
@@ -56,9 +59,8 @@ pub fn run(
     mut progress: impl FnMut(f64),
 ) -> Fig9Run {
     let p = Params::DEFAULT;
-    let db = p.data_bytes();
-    let mut rl = RateLimiter::new(p);
-    rl.set_config(registers);
+    let mut rl = Limiter::new(profile, registers);
+    let db = rl.data_bytes();
     let beats = frame_bytes.div_ceil(db);
     let rem = frame_bytes % db;
     let clk_hz = p.clk_hz();
@@ -91,14 +93,13 @@ pub fn run(
             m_axis_tready: true,
             axil: AxilIn::default(),
         };
-        let before = *rl.state();
-        let o = rl.step(&i);
-        if rl.events().dec_fire {
+        let (o, cut) = rl.step_cut(&i);
+        if let Some(cut) = cut {
             cnps.push(CnpSeen {
                 cycle: c,
-                alpha: before.alpha.alpha,
-                rc_before_bytes_per_s: before.rc,
-                rc_after_bytes_per_s: rl.state().rc,
+                alpha: cut.alpha,
+                rc_before_bytes_per_s: cut.rc_before,
+                rc_after_bytes_per_s: cut.rc_after,
             });
         }
         if o.s_axis_tready {
@@ -112,13 +113,13 @@ pub fn run(
             out_offset = if o.m_axis_tlast { 0 } else { b };
         }
         if c % every == 0 {
-            let st = rl.state();
+            let st = rl.view();
             points.push(Point {
                 cycle: c,
                 window_gbps: window_gbps(mon.window_bytes(), window_cycles, clk_hz),
                 rc_bytes_per_s: st.rc,
                 rt_bytes_per_s: st.rt,
-                alpha: st.alpha.alpha,
+                alpha: st.alpha,
             });
         }
         if c % (1 << 20) == 0 {

@@ -16,7 +16,7 @@ mod tree;
 
 pub use common::jain;
 
-use crate::config::{self, NetConfig, PS_PER_S};
+use crate::config::{self, NetConfig, Profile, PS_PER_S};
 use crate::plot::{self, Figure};
 use crate::NetError;
 use dcqcn_harness::config_file::ConfigFileError;
@@ -139,14 +139,16 @@ pub fn run(
         source,
     })?;
     let started = std::time::Instant::now();
-    let out = experiment.run(cfg, progress);
+    let mut out = experiment.run(cfg, progress);
+    let senders = senders_note(cfg);
+    out.figure.title.push_str(&senders);
     let csv = dir.join(format!("{name}.csv"));
     plot::write_file(&csv, &out.csv)?;
     let mut files = vec![csv.display().to_string()];
     files.extend(out.figure.write(dir, name)?);
     let mut report = Report {
         experiment: name.to_string(),
-        title: experiment.title().to_string(),
+        title: format!("{}{senders}", experiment.title()),
         rows: out.rows,
         files,
         simulated_s: out.simulated_s,
@@ -160,6 +162,24 @@ pub fn run(
     Ok(report)
 }
 
+/// What titles add when a sender is not our block: ` (senders: upstream SURF block)`, or the
+/// count of each profile in a mixed network; empty when every sender is ours.
+pub fn senders_note(cfg: &NetConfig) -> String {
+    let surf = cfg
+        .flows
+        .iter()
+        .filter(|f| f.profile == Profile::Surf)
+        .count();
+    match surf {
+        0 => String::new(),
+        n if n == cfg.flows.len() => " (senders: upstream SURF block)".into(),
+        n => format!(
+            " (senders: {} our block, {n} upstream SURF block)",
+            cfg.flows.len() - n
+        ),
+    }
+}
+
 /// What the command line changes in every experiment's defaults.
 #[derive(Clone, Debug, Default)]
 pub struct Overrides {
@@ -168,6 +188,8 @@ pub struct Overrides {
     pub seed: Option<u64>,
     /// Simulated time in seconds.
     pub duration_s: Option<f64>,
+    /// Every sender's block (over the file's `profile` keys).
+    pub profile: Option<Profile>,
 }
 
 /// The experiments `selection` names (one name, or `all`) with their configurations: the
@@ -193,6 +215,11 @@ pub fn plan(
             }
             if let Some(seed) = overrides.seed {
                 cfg.seed = seed;
+            }
+            if let Some(p) = overrides.profile {
+                for f in &mut cfg.flows {
+                    f.profile = p;
+                }
             }
             if let Some(d) = overrides.duration_s {
                 if !(d > 0.0 && d <= 100.0) {

@@ -27,6 +27,7 @@ pub mod config;
 pub mod csv_out;
 pub mod emulated;
 pub mod experiment;
+pub mod limiter;
 pub mod plot;
 pub mod sender;
 pub mod sim;

@@ -1,5 +1,5 @@
-//! A sender: the RoCEv2 engine's RDMA WRITE source, the rate limiter (the bit-exact model) and the
-//! MAC, clocked at the model's 156.25 MHz.
+//! A sender: the RoCEv2 engine's RDMA WRITE source, the rate limiter (a bit-exact model: our
+//! block or the upstream SURF block, [`Limiter`]) and the MAC, clocked at the model's 156.25 MHz.
 //!
 //! The source offers back-to-back frames on the AXI4-Stream while its flow is scheduled; the
 //! limiter passes them at most at Rc; the MAC takes whole frames into its FIFO (`m_axis_tready`
@@ -7,10 +7,11 @@
 //! and the link is not paused by PFC. A CNP that reaches the sender raises the limiter's `cnp` pin
 //! for a few cycles, as the receive path of the FPGA does.
 
-use crate::config::{cycle_ps, FrameCfg, LinkCfg, SenderCfg};
-use dcqcn_model::credit_gate::keep_bytes;
+use crate::config::{cycle_ps, FlowCfg, FrameCfg, LinkCfg, SenderCfg};
+use crate::limiter::Limiter;
+use dcqcn_model::credit_gate::{keep_bytes, CreditGate};
 use dcqcn_model::fixed::until_expired;
-use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
+use dcqcn_model::{AxilIn, AxisIn, Inputs, Params, DATA_WORDS};
 use std::collections::VecDeque;
 
 /// A frame handed to the wire: when its last bit reaches the far end of the link.
@@ -19,7 +20,7 @@ pub type Departure = u64;
 /// One sender with its flow.
 #[derive(Clone, Debug)]
 pub struct Sender {
-    rl: RateLimiter,
+    rl: Limiter,
     data_bytes: u32,
     cycle_ps: u64,
     /// The next cycle to run.
@@ -57,19 +58,13 @@ pub struct Sender {
 }
 
 impl Sender {
-    pub fn new(
-        params: Params,
-        registers: Config,
-        frame: &FrameCfg,
-        link: &LinkCfg,
-        cfg: &SenderCfg,
-        start_ps: u64,
-        stop_ps: Option<u64>,
-    ) -> Sender {
-        let mut rl = RateLimiter::new(params);
-        rl.set_config(registers);
-        let cycle_ps = cycle_ps(&params);
-        let db = params.data_bytes();
+    /// The sender of `flow` (its configuration validated: `NetConfig::validate`).
+    pub fn new(flow: &FlowCfg, frame: &FrameCfg, link: &LinkCfg, cfg: &SenderCfg) -> Sender {
+        let rl = Limiter::new(flow.profile, flow.registers);
+        // Both blocks run at the same clock.
+        let cycle_ps = cycle_ps(&Params::DEFAULT);
+        let db = rl.data_bytes();
+        let (start_ps, stop_ps) = (flow.start_ps, flow.stop_ps);
         let stream = frame.stream_bytes();
         let rem = stream % db;
         Sender {
@@ -86,7 +81,7 @@ impl Sender {
             beat: 0,
             start_cycle: start_ps.div_ceil(cycle_ps),
             stop_cycle: stop_ps.map_or(u64::MAX, |t| t.div_ceil(cycle_ps)),
-            fifo_cap: cfg.mac_fifo_bytes,
+            fifo_cap: cfg.mac_fifo_bytes.unwrap_or(2 * stream.div_ceil(db) * db),
             fifo_bytes: 0,
             stream_frame_bytes: stream,
             waiting: VecDeque::new(),
@@ -106,7 +101,7 @@ impl Sender {
         }
     }
 
-    pub fn limiter(&self) -> &RateLimiter {
+    pub fn limiter(&self) -> &Limiter {
         &self.rl
     }
 
@@ -218,8 +213,7 @@ impl Sender {
     /// inputs stay the same beat (the stretch ends with the load of the frame's last beat with
     /// the current `tkeep`/`tlast`), and no frame completes in it (a frame's last beat in the
     /// output register is handed over by a stepped cycle, so the MAC sees it at the next one).
-    fn stream_loads(&self, i: &Inputs) -> Option<u64> {
-        let gate = &self.rl.state().gate;
+    fn stream_loads(&self, gate: &CreditGate, i: &Inputs) -> Option<u64> {
         if !i.s_axis.tvalid || !i.m_axis_tready || (gate.m_valid && gate.m_last) {
             return None;
         }
@@ -255,11 +249,17 @@ impl Sender {
         if !self.waiting.is_empty() {
             return c0.max(wire).max(paused);
         }
-        let st = self.rl.state();
         let complete = self.waiting.len() as u32 + u32::from(self.on_wire_until.is_some());
         let partial = self.fifo_bytes - complete * self.stream_frame_bytes;
-        // Beats still to hand over, and of them the ones still to load.
+        // Beats still to hand over (one per cycle at most; the MAC starts the frame the cycle
+        // after the last), and of them the ones still to load.
         let to_hand = u64::from(self.beats_per_frame - partial / self.data_bytes);
+        let rl = match &self.rl {
+            Limiter::Ours(rl) => rl,
+            // The upstream block has no closed form here: only the one-beat-per-cycle bound.
+            Limiter::Surf(_) => return (c0 + to_hand).max(wire).max(paused),
+        };
+        let st = rl.state();
         let to_load = to_hand - u64::from(st.gate.m_valid);
         let mut start = c0;
         if to_load > 0 && !self.source_on(c0) {
@@ -273,7 +273,7 @@ impl Sender {
         let mut last_load = start + to_load.saturating_sub(1);
         let cfg = &st.regs.cfg;
         if to_load > 1 && start == c0 && !cfg.bypass && !cfg.byte_en {
-            let p = self.rl.params();
+            let p = rl.params();
             // A decrease never takes Rc below Rmin: with Rmin above Rc it would raise it.
             let bpc_max = u64::from(st.gate.bpc.max(p.bpc(st.rc.max(cfg.rmin)))).max(1);
             let need = ((to_load - 1) * u64::from(self.data_bytes)) << 16;
@@ -299,7 +299,7 @@ impl Sender {
             let c = self.cycle;
             self.mac(c, out);
             let i = self.inputs(c);
-            if self.use_skip && c + 1 < end {
+            if let (true, Limiter::Ours(_)) = (self.use_skip && c + 1 < end, &self.rl) {
                 let mut horizon = end.min(self.mac_change(c)).min(self.pin_change(c));
                 if c < self.start_cycle {
                     horizon = horizon.min(self.start_cycle);
@@ -309,17 +309,23 @@ impl Sender {
                 }
                 if horizon > c + 1 {
                     // A beat handed downstream this cycle rules the waiting skip out.
-                    let gate = self.rl.state().gate;
+                    let Limiter::Ours(rl) = &mut self.rl else {
+                        unreachable!("matched above")
+                    };
+                    let gate = rl.state().gate;
                     if !(gate.m_valid && i.m_axis_tready) {
-                        let k = self.rl.skip(&i, horizon - c);
+                        let k = rl.skip(&i, horizon - c);
                         if k > 0 {
                             self.skipped_cycles += k;
                             self.cycle += k;
                             continue;
                         }
                     }
-                    if let Some(max_loads) = self.stream_loads(&i) {
-                        let r = self.rl.skip_stream(&i, horizon - c, max_loads);
+                    if let Some(max_loads) = self.stream_loads(&gate, &i) {
+                        let Limiter::Ours(rl) = &mut self.rl else {
+                            unreachable!("matched above")
+                        };
+                        let r = rl.skip_stream(&i, horizon - c, max_loads);
                         if r.cycles > 0 {
                             // The beat in the output register (never a frame's last: see
                             // stream_loads) leaves in the first cycle, then each loaded beat the

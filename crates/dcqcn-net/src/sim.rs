@@ -241,17 +241,7 @@ impl Network {
         let senders: Vec<Sender> = cfg
             .flows
             .iter()
-            .map(|f| {
-                Sender::new(
-                    params,
-                    f.registers,
-                    &cfg.frame,
-                    link,
-                    &cfg.sender,
-                    f.start_ps,
-                    f.stop_ps,
-                )
-            })
+            .map(|f| Sender::new(f, &cfg.frame, link, &cfg.sender))
             .collect();
         let control_hop_ps = link.ser_ps(CONTROL_WIRE_BYTES) + link.delay_ps;
         let uplink_hop_ps = uplink.ser_ps(CONTROL_WIRE_BYTES) + uplink.delay_ps;
@@ -508,15 +498,15 @@ impl Network {
         let flows = (0..self.senders.len())
             .map(|i| {
                 let (now, last) = (&self.flows[i], &self.last[i]);
-                let st = self.senders[i].limiter().state();
+                let st = self.senders[i].limiter().view();
                 FlowSample {
                     payload_gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
                     rc_bytes_per_s: st.rc,
                     rt_bytes_per_s: st.rt,
-                    alpha: st.alpha.alpha,
+                    alpha: st.alpha,
                     cnps: now.cnps - last.cnps,
                     marked: now.marked - last.marked,
-                    inc_timer_fires: st.regs.cnt.cnt_inc_timer,
+                    inc_timer_fires: st.inc_timer_fires,
                 }
             })
             .collect();

@@ -123,6 +123,13 @@ fn huge_zero_and_reversed_values_name_their_field() {
             "out of range",
         ),
         ("duration = \"0s\"\n", 1, "duration", "above 0"),
+        // Rounded up to whole beats it would not fit 32 bits.
+        (
+            "[sender]\nmac_fifo = \"4294967295B\"\n",
+            2,
+            "sender.mac_fifo",
+            "at most 1073741824",
+        ),
         (
             "[link]\nrate = \"2305843009213693952B/s\"\n",
             2,

@@ -33,7 +33,7 @@ pub use rate_dec::{DecIn, DecOut, SurfRateDec};
 pub use rate_inc::{IncIn, IncOut, SurfRateInc};
 pub use sync::{CnpCounter, CnpEdge, CntRstEdge};
 
-use crate::{AxilIn, Inputs, Outputs};
+use crate::{AxilIn, Config, Inputs, Outputs};
 use datapath::Datapath;
 
 /// The block's generics as the wrapper sets them.
@@ -203,6 +203,97 @@ impl SurfRate {
     }
 }
 
+/// The block's software-written configuration: the register fields a driver sets (0x000 to 0x014
+/// and the bypass bit of 0x024), at their widths.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SurfConfig {
+    /// `1 - g`, Q0.10 (0x000[9:0]).
+    pub alpha_g: u16,
+    /// 0x000[13:10].
+    pub dec_gain: u8,
+    /// `T`, 0x000[21:14].
+    pub threshold: u8,
+    /// 0x000[22].
+    pub clamp_tgt_rate: bool,
+    /// 0x004, bytes/s.
+    pub rai: u32,
+    /// 0x008, bytes/s.
+    pub rhai: u32,
+    /// 0x00C, bytes/s.
+    pub rmin: u32,
+    /// 0x010, cycles.
+    pub inc_interval: u32,
+    /// 0x014[15:0], cycles.
+    pub dec_interval: u16,
+    /// 0x014[31:16], cycles.
+    pub alpha_interval: u16,
+    /// 0x024[0].
+    pub bypass: bool,
+}
+
+/// A field of our block's [`Config`] that the upstream block has no register for, set to a value
+/// other than the one upstream behaves as (our reset value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoUpstreamField {
+    /// The field's name in [`crate::config::FIELD_WIDTHS`].
+    pub field: &'static str,
+    /// What upstream does instead.
+    pub upstream: &'static str,
+}
+
+impl std::fmt::Display for NoUpstreamField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` has no register in the upstream SURF block ({})",
+            self.field, self.upstream
+        )
+    }
+}
+
+impl std::error::Error for NoUpstreamField {}
+
+impl SurfConfig {
+    /// The upstream registers that carry our block's configuration `c`. The fields are the same
+    /// quantities at the same widths and units (spec 6.1 against upstream's map), so they copy;
+    /// our fields upstream lacks must keep the value upstream behaves as: `timer_en` on (its
+    /// increase timer always runs), `byte_en` off (it has no byte counter), `credit_cap` 2^20
+    /// bytes (its bucket cap, `datapath::BUCKET_CAP`). `byte_threshold` is then unused.
+    pub fn from_ours(c: &Config) -> Result<SurfConfig, NoUpstreamField> {
+        if !c.timer_en {
+            return Err(NoUpstreamField {
+                field: "timer_en",
+                upstream: "its increase timer always runs",
+            });
+        }
+        if c.byte_en {
+            return Err(NoUpstreamField {
+                field: "byte_en",
+                upstream: "it has no byte counter",
+            });
+        }
+        if u64::from(c.credit_cap) << 16 != datapath::BUCKET_CAP {
+            return Err(NoUpstreamField {
+                field: "credit_cap",
+                upstream: "its token bucket is capped at 1048576 bytes",
+            });
+        }
+        Ok(SurfConfig {
+            alpha_g: c.alpha_g,
+            dec_gain: c.dec_gain,
+            threshold: c.stage_threshold,
+            clamp_tgt_rate: c.clamp_tgt,
+            rai: c.rai,
+            rhai: c.rhai,
+            rmin: c.rmin,
+            inc_interval: c.inc_interval,
+            dec_interval: c.dec_interval,
+            alpha_interval: c.alpha_interval,
+            bypass: c.bypass,
+        })
+    }
+}
+
 /// The whole upstream wrapper: the rate side and the data path, one clock, 32-byte beats.
 #[derive(Clone, Debug)]
 pub struct SurfLimiter {
@@ -220,6 +311,23 @@ impl SurfLimiter {
             rate: SurfRate::new(p),
             datapath: Datapath::new(&p),
         }
+    }
+
+    /// Sets the configuration registers as AXI4-Lite writes of the same words would, without the
+    /// bus cycles (for a run that starts configured; tests/surf.rs holds the two equal).
+    pub fn set_config(&mut self, c: &SurfConfig) {
+        let r = &mut self.rate.regs;
+        r.alpha_g = c.alpha_g & 0x3FF;
+        r.dec_gain = c.dec_gain & 0xF;
+        r.threshold = c.threshold;
+        r.clamp_tgt_rate = c.clamp_tgt_rate;
+        r.rai = c.rai;
+        r.rhai = c.rhai;
+        r.rmin = c.rmin;
+        r.inc_interval = c.inc_interval;
+        r.dec_interval = c.dec_interval;
+        r.alpha_interval = c.alpha_interval;
+        r.bypass = c.bypass;
     }
 
     /// One cycle: the outputs of this cycle (sampled before the clock edge), then the edge.

@@ -2,7 +2,7 @@
 //! stops, the throughput and queue panels, and the run on the network with its CSV.
 
 use super::{Outcome, Row};
-use crate::config::{FlowCfg, NetConfig, PS_PER_S};
+use crate::config::{FlowCfg, NetConfig, Profile, PS_PER_S};
 use crate::csv_out;
 use crate::plot::{Figure, Panel, Series, BLACK, PALETTE};
 use crate::sim::{Network, RunResult, Sample};
@@ -29,6 +29,7 @@ pub(super) fn flow(name: &str, registers: Config, stop_s: Option<f64>) -> FlowCf
         start_ps: 0,
         stop_ps: stop_s.map(s_to_ps),
         registers,
+        profile: Profile::Ours,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::common::{f2, flow, P};
 use super::{row, Experiment, Outcome};
-use crate::config::{cycle_ps, NetConfig};
+use crate::config::{cycle_ps, NetConfig, Profile};
 use crate::csv_out;
 use crate::emulated::{self, Point};
 use crate::plot::{Figure, Panel, Series, BLUE, GREEN, ORANGE, PALETTE, RED};
@@ -36,12 +36,15 @@ impl Experiment for Fig9 {
         let cycle = cycle_ps(&P);
         let cycles = cfg.duration_ps / cycle;
         let every = (cfg.sample_ps / cycle).max(1);
-        let regs = cfg
+        let (profile, regs) = cfg
             .flows
             .first()
-            .map_or(Config::paper_table2(&P), |f| f.registers);
+            .map_or((Profile::Ours, Config::paper_table2(&P)), |f| {
+                (f.profile, f.registers)
+            });
         // The BTH leads the frame on the stream, the 4-byte ICRC ends it.
         let run = emulated::run(
+            profile,
             regs,
             cfg.frame.stream_bytes(),
             cfg.frame.stream_overhead_bytes.saturating_sub(4),
