@@ -103,6 +103,9 @@ fuzz-parsers:
 bench: deps
 	$(CARGO) bench --workspace --bench speed
 	$(CARGO) bench -p dcqcn-net --bench net_speed
+	@echo "make cosim's suite (both HDLs) on one thread, then on every core:"
+	@$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl both --jobs 1 | grep '^wall:'
+	@$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl both | grep '^wall:'
 
 # The paper's network experiments (docs/paper-reproduction.md): CSV, SVG, PNG, tables in out/net/.
 net:

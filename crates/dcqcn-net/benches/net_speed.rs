@@ -2,8 +2,12 @@
 //! (3 senders, one switch) and `fig5` (8 senders, two tiers), each for NET_BENCH_SECONDS of
 //! simulated time (default 0.2 s) from the experiment's defaults. Also reports the share of
 //! limiter cycles that the closed-form skip advanced, which is what sets the speed, and fig5 once
-//! more with every cycle stepped (`fig5/step`), the speed without the skip.
+//! more with every cycle stepped (`fig5/step`), the speed without the skip. Then the AdvCam funnel
+//! (256 senders under 16 leaves, 100 Gb/s uplinks, PFC + DCQCN) for a tenth of that time, and fig12
+//! with the upstream SURF block as every sender (`fig12/surf`: no closed form, every cycle stepped).
 
+use dcqcn_net::advcam;
+use dcqcn_net::config::{NetConfig, Profile};
 use dcqcn_net::experiment::by_name;
 use dcqcn_net::sim::Network;
 use std::time::Instant;
@@ -14,20 +18,32 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0.2);
     println!("experiment  senders  simulated_s  wall_s  sim_s_per_wall_s  limiter_cycles  skipped");
-    for (name, skip) in [
-        ("fig12", true),
-        ("fig5", true),
-        ("fig4", true),
-        ("fig5", false),
+    let fig = |name: &str| by_name(name).expect("built-in experiment").default_config();
+    let step = |mut c: NetConfig| {
+        c.sender.skip = false;
+        c
+    };
+    let surf = |mut c: NetConfig| {
+        for f in &mut c.flows {
+            f.profile = Profile::Surf;
+        }
+        c
+    };
+    let funnel = advcam::default_config(
+        advcam::DEFAULT_LEAVES,
+        advcam::DEFAULT_PER_LEAF,
+        advcam::DEFAULT_UPLINK_BITS_PER_S,
+    );
+    for (name, cfg, seconds) in [
+        ("fig12", fig("fig12"), seconds),
+        ("fig5", fig("fig5"), seconds),
+        ("fig4", fig("fig4"), seconds),
+        ("fig5/step", step(fig("fig5")), seconds),
+        ("advcam", funnel, seconds / 10.0),
+        ("fig12/surf", surf(fig("fig12")), seconds / 10.0),
     ] {
-        let mut cfg = by_name(name).expect("built-in experiment").default_config();
+        let mut cfg = cfg;
         cfg.duration_ps = (seconds * 1e12) as u64;
-        cfg.sender.skip = skip;
-        let name = if skip {
-            name.to_string()
-        } else {
-            format!("{name}/step")
-        };
         let n = cfg.flows.len();
         let t0 = Instant::now();
         let r = Network::new(cfg).run(|_| {});
