@@ -3,7 +3,7 @@
 
 use dcqcn_harness::config_file::ConfigFileError;
 use dcqcn_model::Params;
-use dcqcn_net::config::{apply_file, NetConfig, PS_PER_S};
+use dcqcn_net::config::{apply_file, NetConfig, Profile, PS_PER_S};
 use dcqcn_net::csv_out;
 use dcqcn_net::experiment::{self, by_name, jain};
 use dcqcn_net::sim::{Network, RunResult};
@@ -336,27 +336,36 @@ fn receiver_sends_at_most_one_cnp_per_flow_per_interval() {
     }
 }
 
+/// Our block and the upstream one (`profile = "surf"`) alike: on an idle link the wire limits.
 #[test]
 fn one_sender_fills_the_link_at_wire_speed() {
-    let mut c = default_config("fig12");
-    c.leaves = vec![1];
-    c.flows.truncate(1);
-    c.flows[0].stop_ps = None;
-    c.duration_ps = 10 * MS;
-    let r = run(&c);
-    // One frame per (4112 + 46 + 20) bytes at 10 Gb/s = 3342.4 ns, after the first frame's
-    // way through the limiter, the MAC, two links and the switch (a few microseconds).
-    let wire = (4096.0 + 16.0 + 46.0 + 20.0) * 0.8;
-    let ideal = (10e6 / wire) as u64;
-    let got = r.flow_frames[0];
-    assert!(
-        got <= ideal && got + 4 >= ideal,
-        "{got} frames, ideal {ideal}"
-    );
-    assert_eq!(r.drops(), 0);
-    // DCQCN never saw a mark (no queue), so Rc stays at line rate.
-    let last = r.samples.last().unwrap();
-    assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
+    for profile in Profile::ALL {
+        let mut c = default_config("fig12");
+        c.leaves = vec![1];
+        c.flows.truncate(1);
+        c.flows[0].stop_ps = None;
+        c.flows[0].profile = profile;
+        c.duration_ps = 10 * MS;
+        let r = run(&c);
+        // One frame per (4112 + 46 + 20) bytes at 10 Gb/s = 3342.4 ns, after the first frame's
+        // way through the limiter, the MAC, two links and the switch (a few microseconds).
+        let wire = (4096.0 + 16.0 + 46.0 + 20.0) * 0.8;
+        let ideal = (10e6 / wire) as u64;
+        let got = r.flow_frames[0];
+        assert!(
+            got <= ideal && got + 4 >= ideal,
+            "{profile:?}: {got} frames, ideal {ideal}"
+        );
+        assert_eq!(r.drops(), 0);
+        // DCQCN never saw a mark (no queue), so Rc stays at line rate.
+        let last = r.samples.last().unwrap();
+        assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
+        if profile == Profile::Surf {
+            // Every cycle stepped: upstream has no closed-form skip.
+            assert_eq!(r.skipped_cycles, 0);
+            assert_eq!(r.stepped_cycles, c.duration_ps / 6_400);
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
-//! Senders of the upstream SURF block (`profile = "surf"`): the parameter keys and their errors, a
-//! surf sender on an idle link, an incast of surf senders, a mixed network, and the emulated
-//! switch's cut record on the upstream block.
+//! Senders of the upstream SURF block (`profile = "surf"`): the parameter keys and their errors, an
+//! incast of surf senders, a mixed network, and the emulated switch's cut record on the upstream
+//! block. (One surf sender on an idle link: tests/net.rs, with ours.)
 
 use dcqcn_harness::config_file::ConfigFileError;
 use dcqcn_model::surf::{SurfLimiter, SurfParams};
@@ -89,31 +89,6 @@ fn bad_profiles_name_their_key_and_line() {
         "[[flow]]\nprofile = \"surf\"\n[flow.registers]\ntimer_en = false\n[[flow]]\n[[flow]]\n",
     );
     assert_eq!(field, "flow[0].registers.timer_en");
-}
-
-/// On an idle link a surf sender is limited by the wire, as ours is: one frame per 3342.4 ns after
-/// the first frame's way through the store-and-forward FIFO, the pipeline, the MAC, two links and
-/// the switch. No CNP ever enables upstream's rate processes, so Rc stays at the line rate.
-#[test]
-fn one_surf_sender_fills_the_link_at_wire_speed() {
-    let mut c = surf(fig12());
-    c.leaves = vec![1];
-    c.flows.truncate(1);
-    c.flows[0].stop_ps = None;
-    c.duration_ps = 10 * MS;
-    let r = run(&c);
-    let wire = (4096.0 + 16.0 + 46.0 + 20.0) * 0.8;
-    let ideal = (10e6 / wire) as u64;
-    let got = r.flow_frames[0];
-    assert!(
-        got <= ideal && got + 4 >= ideal,
-        "{got} frames, ideal {ideal}"
-    );
-    assert_eq!(r.drops(), 0);
-    assert_eq!(r.samples.last().unwrap().flows[0].rc_bytes_per_s, L);
-    // Every cycle of the run was stepped: upstream has no closed-form skip.
-    assert_eq!(r.skipped_cycles, 0);
-    assert_eq!(r.stepped_cycles, c.duration_ps / 6_400);
 }
 
 /// Three surf senders into one port: the marks become CNPs, every sender's Rc comes down, the
