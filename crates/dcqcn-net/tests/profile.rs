@@ -1,6 +1,6 @@
-//! Senders of the upstream SURF block (`profile = "surf"`): the parameter keys and their errors, an
-//! incast of surf senders, profiles mixed in one file, and the emulated switch's cut record on the upstream
-//! block. (One surf sender on an idle link: tests/net.rs, with ours.)
+//! Senders of the upstream SURF block (`profile = "surf"`): the parameter keys and their errors,
+//! an incast of surf senders, profiles mixed in one file, and the emulated switch's cut record on
+//! the upstream block. (One surf sender on an idle link: tests/net.rs, with ours.)
 
 use dcqcn_harness::config_file::ConfigFileError;
 use dcqcn_model::surf::{SurfLimiter, SurfParams};
