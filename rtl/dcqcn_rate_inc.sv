@@ -32,6 +32,8 @@ module dcqcn_rate_inc #(
     input  wire logic [7:0]  cfg_stage_threshold,  // F
     input  wire logic [31:0] cfg_rai,              // bytes/s
     input  wire logic [31:0] cfg_rhai,             // bytes/s
+    input  wire logic [31:0] cfg_rmax,             // bytes/s, 0 = no ceiling
+    input  wire logic        cfg_hai_mult,         // 1: hyper step i x rhai
 
     /* Increase events and result */
     output logic             timer_fire,
@@ -71,13 +73,19 @@ module dcqcn_rate_inc #(
     logic        t_gt;
     logic        b_lt;
     logic        b_gt;
-    logic [31:0] rt_add;
-    logic [32:0] rt_sum;
+    logic [7:0]  smin;
+    logic [7:0]  hai_i;
+    logic [39:0] hai_step;
+    logic [39:0] rt_add;
+    logic [40:0] rt_sum;
     logic [31:0] rt_clamped;
+    logic [31:0] rt_up;
+    logic [31:0] rmax_eff;
     // the average drops bit 0 (spec 4.5 floor(.../2))
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0] rc_sum;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic [31:0] rc_avg;
 
     always_comb begin
         // spec 4.0 expired(): one extra bit so interval 0 behaves as 1
@@ -141,15 +149,32 @@ module dcqcn_rate_inc #(
         end
         phase_ai = ~phase_fr & ~phase_hai;
 
-        // spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
-        rt_add     = phase_hai ? cfg_rhai : cfg_rai;
-        rt_sum     = {1'b0, rt} + {1'b0, rt_add};
-        rt_clamped = (rt_sum > {1'b0, L}) ? L : rt_sum[31:0];
-        rt_inc     = phase_fr ? rt : rt_clamped;
+        // spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F);
+        // the step is rhai or i x rhai (40 bits)
+        if (cfg_timer_en && cfg_byte_en) begin
+            smin = (t_new < b_new) ? t_new : b_new;
+        end else if (cfg_byte_en) begin
+            smin = b_new;
+        end else begin
+            smin = t_new;
+        end
+        hai_i    = smin - cfg_stage_threshold;
+        hai_step = cfg_hai_mult ? (cfg_rhai * hai_i) : {8'd0, cfg_rhai};
+
+        // spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+        rt_add     = phase_hai ? hai_step : {8'd0, cfg_rai};
+        rt_sum     = {9'd0, rt} + {1'b0, rt_add};
+        rt_clamped = (rt_sum > {9'd0, L}) ? L : rt_sum[31:0];
+        rt_up      = phase_fr ? rt : rt_clamped;
+
+        // spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax != 0
+        rmax_eff = (cfg_rmax < L) ? cfg_rmax : L;
+        rt_inc   = (cfg_rmax != 32'd0 && rt_up > rmax_eff) ? rmax_eff : rt_up;
 
         // spec 4.5: average rounded toward the target so Rc reaches Rt exactly
         rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
-        rc_inc = rc_sum[32:1];
+        rc_avg = rc_sum[32:1];
+        rc_inc = (cfg_rmax != 32'd0 && rc_avg > rmax_eff) ? rmax_eff : rc_avg;
     end
 
     always_ff @(posedge clk) begin

@@ -35,6 +35,8 @@ entity dcqcn_rate_inc is
     cfg_stage_threshold : in    unsigned(7 downto 0);  -- F
     cfg_rai             : in    unsigned(31 downto 0); -- bytes/s
     cfg_rhai            : in    unsigned(31 downto 0); -- bytes/s
+    cfg_rmax            : in    unsigned(31 downto 0); -- bytes/s, 0 = no ceiling
+    cfg_hai_mult        : in    std_logic;             -- '1': hyper step i x rhai
     -- Increase events and result
     timer_fire          : out   std_logic;
     byte_fire           : out   std_logic;
@@ -85,11 +87,17 @@ begin
     variable b_gt       : std_logic;
     variable fr         : std_logic;
     variable hai        : std_logic;
-    variable rt_add     : unsigned(31 downto 0);
-    variable rt_sum     : unsigned(32 downto 0);
+    variable smin       : unsigned(7 downto 0);
+    variable hai_i      : unsigned(7 downto 0);
+    variable hai_step   : unsigned(39 downto 0);
+    variable rt_add     : unsigned(39 downto 0);
+    variable rt_sum     : unsigned(40 downto 0);
     variable rt_clamped : unsigned(31 downto 0);
+    variable rt_up      : unsigned(31 downto 0);
+    variable rmax_eff   : unsigned(31 downto 0);
     variable rt_next    : unsigned(31 downto 0);
     variable rc_sum     : unsigned(32 downto 0);
+    variable rc_avg     : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -161,28 +169,65 @@ begin
       hai := t_gt;
     end if;
 
-    -- spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
-    if (hai = '1') then
-      rt_add := cfg_rhai;
+    -- spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F); the
+    -- step is rhai or i x rhai (40 bits)
+    if (cfg_timer_en = '1' and cfg_byte_en = '1') then
+      if (t_new < b_new) then
+        smin := t_new;
+      else
+        smin := b_new;
+      end if;
+    elsif (cfg_byte_en = '1') then
+      smin := b_new;
     else
-      rt_add := cfg_rai;
+      smin := t_new;
     end if;
-    rt_sum := resize(rt, 33) + resize(rt_add, 33);
-    if (rt_sum > resize(L_C, 33)) then
+    hai_i := smin - cfg_stage_threshold;
+    if (cfg_hai_mult = '1') then
+      hai_step := cfg_rhai * hai_i;
+    else
+      hai_step := resize(cfg_rhai, 40);
+    end if;
+
+    -- spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+    if (hai = '1') then
+      rt_add := hai_step;
+    else
+      rt_add := resize(cfg_rai, 40);
+    end if;
+    rt_sum := resize(rt, 41) + resize(rt_add, 41);
+    if (rt_sum > resize(L_C, 41)) then
       rt_clamped := L_C;
     else
       rt_clamped := rt_sum(31 downto 0);
     end if;
     if (fr = '1') then
-      rt_next := rt;
+      rt_up := rt;
     else
-      rt_next := rt_clamped;
+      rt_up := rt_clamped;
+    end if;
+
+    -- spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax /= 0
+    if (cfg_rmax < L_C) then
+      rmax_eff := cfg_rmax;
+    else
+      rmax_eff := L_C;
+    end if;
+    if (cfg_rmax /= 0 and rt_up > rmax_eff) then
+      rt_next := rmax_eff;
+    else
+      rt_next := rt_up;
     end if;
 
     -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly
     rc_sum := resize(rc, 33) + resize(rt_next, 33);
     if (rc < rt_next) then
       rc_sum := rc_sum + 1;
+    end if;
+    if (cfg_rmax /= 0 and rc_sum(32 downto 1) > rmax_eff) then
+      rc_avg := rmax_eff;
+    else
+      rc_avg := rc_sum(32 downto 1);
     end if;
 
     if (rst = '1') then
@@ -198,7 +243,7 @@ begin
     phase_ai   <= not fr and not hai;
     phase_hai  <= hai;
     rt_inc     <= rt_next;
-    rc_inc     <= rc_sum(32 downto 1);
+    rc_inc     <= rc_avg;
     t_stage    <= r.t_stage;
     b_stage    <= r.b_stage;
   end process comb;
