@@ -243,11 +243,13 @@ pub fn builtin() -> Vec<Scenario> {
 }
 
 /// The `rate-rules` scenario's configuration: compressed periods, both triggers, and every
-/// extension rule on (spec 6.2, 0x150-0x158).
+/// extension rule on (spec 6.2, 0x150-0x158), cuts up to 1023/1024 (dec_gain 0).
 pub(crate) fn rate_rules(p: &Params) -> Config {
     Config {
         byte_en: true,
         byte_threshold: 2_048,
+        // dec_gain 0: a cut can reach 1023/1024 of Rc, so NVIDIA's 50 % limit binds
+        dec_gain: 0,
         ..compressed(p)
     }
     .with_rules((700_000_000, 400_000_000, 600, 512, true))
