@@ -159,9 +159,10 @@ pub struct AxilSpec {
     pub bready_prob: f64,
     pub rready_prob: f64,
     pub periodic: Vec<PeriodicWrite>,
-    /// Random reads and writes also target the extension rate-rule words 0x150-0x158. Off in
-    /// stimuli saved before those words existed (absent = false), so that their random streams,
-    /// and the golden sets made from them, stay as they were.
+    /// Random reads and writes of mapped words also target the extension rate-rule words
+    /// 0x150-0x158. Off in stimuli saved before those words existed (absent = false), so that
+    /// their random streams, and the golden sets made from them, stay as they were (except where
+    /// a draw of an unmapped word hit 0x150-0x158: that draw is repeated, see `random_addr`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rule_words: bool,
 }
@@ -502,10 +503,10 @@ impl AxilMaster {
             }
             loop {
                 let a = (self.rng.range(0, 0x3FF) as u16) << 2;
-                // Without rule_words the rule words are drawn as before they were mapped (the
-                // same random stream); the access then reaches them.
-                if regmap::lookup(a).is_none() || (!self.spec.rule_words && RULE_WORDS.contains(&a))
-                {
+                // An unmapped word is unmapped in the map of this build: a draw of a mapped one
+                // (the rule words 0x150-0x158 included, whatever rule_words says) is drawn again,
+                // so that the access really gets DECERR.
+                if regmap::lookup(a).is_none() {
                     return a | self.rng.range(0, 3) as u16;
                 }
             }
