@@ -87,8 +87,15 @@ begin
     variable b_gt       : std_logic;
     variable fr         : std_logic;
     variable hai        : std_logic;
-    variable smin       : unsigned(7 downto 0);
-    variable hai_i      : unsigned(7 downto 0);
+    variable t_inc      : std_logic;
+    variable b_inc      : std_logic;
+    variable s_lo       : unsigned(7 downto 0);
+    variable s_lo_inc   : std_logic;
+    variable s_old      : unsigned(7 downto 0);
+    variable s_inc      : std_logic;
+    variable hai_base   : unsigned(7 downto 0);
+    variable hai_prod   : unsigned(39 downto 0);
+    variable hai_add    : unsigned(39 downto 0);
     variable hai_step   : unsigned(39 downto 0);
     variable rt_add     : unsigned(39 downto 0);
     variable rt_sum     : unsigned(40 downto 0);
@@ -135,13 +142,17 @@ begin
     end if;
 
     -- spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
-    t_new := r.t_stage;
-    if (inc_ev = '1' and t_fire = '1' and r.t_stage /= x"FF") then
+    t_inc := inc_ev and t_fire and to_sl(r.t_stage /= x"FF");
+    b_inc := inc_ev and b_fire and to_sl(r.b_stage /= x"FF");
+    if (t_inc = '1') then
       t_new := r.t_stage + 1;
+    else
+      t_new := r.t_stage;
     end if;
-    b_new := r.b_stage;
-    if (inc_ev = '1' and b_fire = '1' and r.b_stage /= x"FF") then
+    if (b_inc = '1') then
       b_new := r.b_stage + 1;
+    else
+      b_new := r.b_stage;
     end if;
     if (restart = '1') then
       v.t_stage := (others => '0');
@@ -170,21 +181,43 @@ begin
     end if;
 
     -- spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F); the
-    -- step is rhai or i x rhai (40 bits)
-    if (cfg_timer_en = '1' and cfg_byte_en = '1') then
-      if (t_new < b_new) then
-        smin := t_new;
-      else
-        smin := b_new;
-      end if;
-    elsif (cfg_byte_en = '1') then
-      smin := b_new;
+    -- step is rhai or i x rhai (40 bits). smin = s_old + s_inc: s_old is the stage (or min(t, b))
+    -- before this cycle's advance, s_inc its advance (min(t + dt, b + db) = min(t, b) +
+    -- (t < b ? dt : t > b ? db : dt and db)), so that the product reads registers only:
+    -- i x rhai = (s_old - F) x rhai + s_inc x rhai. In the hyper phase s_old >= F, so s_old - F
+    -- does not wrap and the sum is i x rhai < 2^40. (The SV builds the same cells in the same
+    -- order; docs/formal.md.)
+    if (r.t_stage < r.b_stage) then
+      s_lo := r.t_stage;
     else
-      smin := t_new;
+      s_lo := r.b_stage;
     end if;
-    hai_i := smin - cfg_stage_threshold;
+    if (r.t_stage < r.b_stage) then
+      s_lo_inc := t_inc;
+    elsif (r.t_stage > r.b_stage) then
+      s_lo_inc := b_inc;
+    else
+      s_lo_inc := t_inc and b_inc;
+    end if;
+    if ((cfg_timer_en and cfg_byte_en) = '1') then
+      s_old := s_lo;
+      s_inc := s_lo_inc;
+    elsif (cfg_byte_en = '1') then
+      s_old := r.b_stage;
+      s_inc := b_inc;
+    else
+      s_old := r.t_stage;
+      s_inc := t_inc;
+    end if;
+    hai_base := s_old - cfg_stage_threshold;
+    hai_prod := cfg_rhai * hai_base;
+    if (s_inc = '1') then
+      hai_add := resize(cfg_rhai, 40);
+    else
+      hai_add := (others => '0');
+    end if;
     if (cfg_hai_mult = '1') then
-      hai_step := cfg_rhai * hai_i;
+      hai_step := hai_prod + hai_add;
     else
       hai_step := resize(cfg_rhai, 40);
     end if;
