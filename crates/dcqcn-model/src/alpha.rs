@@ -111,7 +111,7 @@ impl Block for Alpha {
             self.alpha_pending = false;
         } else {
             // Not firing means timer + 1 < interval <= 0xFFFF: no wrap.
-            self.alpha_timer = self.alpha_timer + 1;
+            self.alpha_timer += 1;
             self.alpha_pending = pend;
         }
     }

@@ -98,7 +98,7 @@ proptest! {
         if first && first_rate != 0 {
             prop_assert_eq!(rc2, first_rate.min(L).max(floor).min(top));
         } else {
-            let keep = (u64::from(rc) * u64::from(fac.min(1024)) >> 10) as u32;
+            let keep = ((u64::from(rc) * u64::from(fac.min(1024))) >> 10) as u32;
             prop_assert!(rc2 >= keep.max(floor).min(top));
             prop_assert!(rc2 <= rc.max(floor).min(top));
         }
