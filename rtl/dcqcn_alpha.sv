@@ -18,6 +18,7 @@ module dcqcn_alpha (
     input  wire logic        cfg_bypass,
     input  wire logic [9:0]  cfg_alpha_g,         // G = 1 - g, Q0.10
     input  wire logic [15:0] cfg_alpha_interval,  // cycles
+    input  wire logic [9:0]  cfg_alpha_init,      // alpha while inactive, Q0.10
 
     /* State */
     output logic      [9:0]  alpha,               // Q0.10
@@ -45,7 +46,7 @@ module dcqcn_alpha (
     logic [9:0]  alpha_new;
 
     always_comb begin
-        // spec 4.3: the first CNP after reset/bypass is not counted (alpha is already 1023)
+        // spec 4.3: the first CNP after reset/bypass is not counted (alpha already holds its initial value)
         cnp_alpha = cnp_event & active;
         pend      = alpha_pending | cnp_alpha;
 
@@ -65,9 +66,9 @@ module dcqcn_alpha (
             alpha_new = alpha_s;
         end
 
-        // spec 4.7: bypass holds alpha in its reset state
-        if (cfg_bypass) begin
-            alpha_d = ALPHA_MAX;
+        // spec 4.3, 4.7: bypass and inactivity hold alpha at its initial value
+        if (cfg_bypass || !active) begin
+            alpha_d = cfg_alpha_init;
         end else if (alpha_fire) begin
             alpha_d = alpha_new;
         end else begin

@@ -23,6 +23,7 @@ module dcqcn_rate_dec #(
     input  wire logic [9:0]  alpha,
     input  wire logic [7:0]  t_stage,
     input  wire logic [7:0]  b_stage,
+    input  wire logic        active,             // 0: this decrease is the first (spec 4.4)
 
     /* Configuration */
     input  wire logic        cfg_bypass,
@@ -30,6 +31,9 @@ module dcqcn_rate_dec #(
     input  wire logic [3:0]  cfg_dec_gain,
     input  wire logic [31:0] cfg_rmin,           // bytes/s
     input  wire logic        cfg_clamp_tgt,
+    input  wire logic [31:0] cfg_rmax,           // bytes/s, 0 = no ceiling
+    input  wire logic [31:0] cfg_rate_first_cnp, // bytes/s, 0 = off
+    input  wire logic [10:0] cfg_min_dec_fac,    // Q0.10, 1024 and above: no cut
 
     /* Decrease event and result */
     output logic             dec_fire,
@@ -61,6 +65,16 @@ module dcqcn_rate_dec #(
     logic [31:0] delta;
     logic [31:0] rc_sub;
     logic [31:0] rmin_eff;
+    logic [10:0] keep_fac;
+    // Rc * min(min_dec_fac, 1024) < 2^43; the /2^10 drops the low 10 bits
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [42:0] keep_prod;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [31:0] keep;
+    logic [31:0] rc_cut;
+    logic [31:0] rc_floor;
+    logic [31:0] rt_sel;
+    logic [31:0] rmax_eff;
 
     always_comb begin
         // spec 4.4: CNPs inside the cooldown are remembered and coalesced into one decrease
@@ -92,12 +106,28 @@ module dcqcn_rate_dec #(
         // delta < Rc (alpha < 1024), so no underflow
         rc_sub      = rc - delta;
 
+        // spec 4.4: min_dec_fac, the share of Rc a decrease keeps: floor(Rc * min(f, 1024) / 1024)
+        keep_fac  = (cfg_min_dec_fac > 11'd1024) ? 11'd1024 : cfg_min_dec_fac;
+        keep_prod = rc * keep_fac;
+        keep      = keep_prod[41:10];
+        // spec 4.4: the first decrease after reset or bypass sets min(rate_first_cnp, L) if enabled
+        if (!active && cfg_rate_first_cnp != 32'd0) begin
+            rc_cut = (cfg_rate_first_cnp < L) ? cfg_rate_first_cnp : L;
+        end else begin
+            rc_cut = (rc_sub > keep) ? rc_sub : keep;
+        end
+
         // spec 4.0/4.4: rmin clamped to L, so Rc never exceeds L even with cfg_rmin > L
         rmin_eff = (cfg_rmin < L) ? cfg_rmin : L;
-        rc_dec   = (rc_sub > rmin_eff) ? rc_sub : rmin_eff;
+        rc_floor = (rc_cut > rmin_eff) ? rc_cut : rmin_eff;
 
         // spec 4.4: stages before this decrease resets them (clamp only after an increase)
-        rt_dec = (cfg_clamp_tgt || t_stage != 8'd0 || b_stage != 8'd0) ? rc : rt;
+        rt_sel = (cfg_clamp_tgt || t_stage != 8'd0 || b_stage != 8'd0) ? rc : rt;
+
+        // spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax != 0
+        rmax_eff = (cfg_rmax < L) ? cfg_rmax : L;
+        rc_dec = (cfg_rmax != 32'd0 && rc_floor > rmax_eff) ? rmax_eff : rc_floor;
+        rt_dec = (cfg_rmax != 32'd0 && rt_sel > rmax_eff) ? rmax_eff : rt_sel;
     end
 
     always_ff @(posedge clk) begin

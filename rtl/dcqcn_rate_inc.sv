@@ -32,6 +32,8 @@ module dcqcn_rate_inc #(
     input  wire logic [7:0]  cfg_stage_threshold,  // F
     input  wire logic [31:0] cfg_rai,              // bytes/s
     input  wire logic [31:0] cfg_rhai,             // bytes/s
+    input  wire logic [31:0] cfg_rmax,             // bytes/s, 0 = no ceiling
+    input  wire logic        cfg_hai_mult,         // 1: hyper step i x rhai
 
     /* Increase events and result */
     output logic             timer_fire,
@@ -71,13 +73,25 @@ module dcqcn_rate_inc #(
     logic        t_gt;
     logic        b_lt;
     logic        b_gt;
-    logic [31:0] rt_add;
-    logic [32:0] rt_sum;
+    logic        t_inc;
+    logic        b_inc;
+    logic [7:0]  s_lo;
+    logic        s_lo_inc;
+    logic [7:0]  s_old;
+    logic        s_inc;
+    logic [7:0]  hai_base;
+    logic [39:0] hai_prod;
+    logic [39:0] hai_step;
+    logic [39:0] rt_add;
+    logic [40:0] rt_sum;
     logic [31:0] rt_clamped;
+    logic [31:0] rt_up;
+    logic [31:0] rmax_eff;
     // the average drops bit 0 (spec 4.5 floor(.../2))
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0] rc_sum;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic [31:0] rc_avg;
 
     always_comb begin
         // spec 4.0 expired(): one extra bit so interval 0 behaves as 1
@@ -111,14 +125,10 @@ module dcqcn_rate_inc #(
         end
 
         // spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
-        t_new = t_stage;
-        if (inc_event && timer_fire && t_stage != 8'hFF) begin
-            t_new = t_stage + 8'd1;
-        end
-        b_new = b_stage;
-        if (inc_event && byte_fire && b_stage != 8'hFF) begin
-            b_new = b_stage + 8'd1;
-        end
+        t_inc = inc_event & timer_fire & (t_stage != 8'hFF);
+        b_inc = inc_event & byte_fire & (b_stage != 8'hFF);
+        t_new = t_inc ? (t_stage + 8'd1) : t_stage;
+        b_new = b_inc ? (b_stage + 8'd1) : b_stage;
         t_stage_d = restart ? 8'd0 : t_new;
         b_stage_d = restart ? 8'd0 : b_new;
 
@@ -141,15 +151,35 @@ module dcqcn_rate_inc #(
         end
         phase_ai = ~phase_fr & ~phase_hai;
 
-        // spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
-        rt_add     = phase_hai ? cfg_rhai : cfg_rai;
-        rt_sum     = {1'b0, rt} + {1'b0, rt_add};
-        rt_clamped = (rt_sum > {1'b0, L}) ? L : rt_sum[31:0];
-        rt_inc     = phase_fr ? rt : rt_clamped;
+        // spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F);
+        // the step is rhai or i x rhai (40 bits). smin = s_old + s_inc: s_old is the stage (or
+        // min(t, b)) before this cycle's advance, s_inc its advance (min(t + dt, b + db) =
+        // min(t, b) + (t < b ? dt : t > b ? db : dt & db)), so that the product reads registers
+        // only: i x rhai = (s_old - F) x rhai + s_inc x rhai. In the hyper phase s_old >= F, so
+        // s_old - F does not wrap and the sum is i x rhai < 2^40. (The VHDL twin builds the same
+        // cells in the same order; docs/formal.md.)
+        s_lo     = (t_stage < b_stage) ? t_stage : b_stage;
+        s_lo_inc = (t_stage < b_stage) ? t_inc : ((t_stage > b_stage) ? b_inc : (t_inc & b_inc));
+        s_old    = (cfg_timer_en & cfg_byte_en) ? s_lo : (cfg_byte_en ? b_stage : t_stage);
+        s_inc    = (cfg_timer_en & cfg_byte_en) ? s_lo_inc : (cfg_byte_en ? b_inc : t_inc);
+        hai_base = s_old - cfg_stage_threshold;
+        hai_prod = cfg_rhai * hai_base;
+        hai_step = cfg_hai_mult ? (hai_prod + (s_inc ? {8'd0, cfg_rhai} : 40'd0)) : {8'd0, cfg_rhai};
+
+        // spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+        rt_add     = phase_hai ? hai_step : {8'd0, cfg_rai};
+        rt_sum     = {9'd0, rt} + {1'b0, rt_add};
+        rt_clamped = (rt_sum > {9'd0, L}) ? L : rt_sum[31:0];
+        rt_up      = phase_fr ? rt : rt_clamped;
+
+        // spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax != 0
+        rmax_eff = (cfg_rmax < L) ? cfg_rmax : L;
+        rt_inc   = (cfg_rmax != 32'd0 && rt_up > rmax_eff) ? rmax_eff : rt_up;
 
         // spec 4.5: average rounded toward the target so Rc reaches Rt exactly
         rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
-        rc_inc = rc_sum[32:1];
+        rc_avg = rc_sum[32:1];
+        rc_inc = (cfg_rmax != 32'd0 && rc_avg > rmax_eff) ? rmax_eff : rc_avg;
     end
 
     always_ff @(posedge clk) begin

@@ -37,6 +37,9 @@ localparam logic [11:0] ADDR_CNT_STALL      = 12'h13C;  // RO
 localparam logic [11:0] ADDR_CNT_BYTES_LO   = 12'h140;  // RO, a read latches bytes_hi
 localparam logic [11:0] ADDR_CNT_BYTES_HI   = 12'h144;  // RO
 localparam logic [11:0] ADDR_STATUS         = 12'h148;  // RO  status_t
+localparam logic [11:0] ADDR_RMAX           = 12'h150;  // RW
+localparam logic [11:0] ADDR_RATE_FIRST_CNP = 12'h154;  // RW
+localparam logic [11:0] ADDR_RATE_RULES     = 12'h158;  // RW  rate_rules_t
 
 /* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
 
@@ -101,6 +104,15 @@ typedef struct packed {
     logic [7:0]  t_stage;          // [7:0]
 } status_t;
 
+typedef struct packed {
+    logic [2:0]  reserved_hi;      // [31:29]
+    logic        hai_mult;         // [28]    1: hyper increase adds i x rhai
+    logic        reserved_mid;     // [27]
+    logic [10:0] min_dec_fac;      // [26:16] Q0.10, share of Rc a decrease keeps (1024+: all)
+    logic [5:0]  reserved_lo;      // [15:10]
+    logic [9:0]  alpha_init;       // [9:0]   Q0.10, alpha while inactive
+} rate_rules_t;
+
 /* The registers of dcqcn_regs (spec 7, regs): one record, updated once per clock */
 
 // Statistics counters 0x120-0x144, all cleared together by cnt_clear
@@ -130,6 +142,9 @@ typedef struct packed {
     ext_ctrl_t   ext_ctrl;
     logic [31:0] byte_threshold;   // bytes
     logic [31:0] credit_cap;       // bytes
+    logic [31:0] rmax;             // bytes/s, 0 = no ceiling
+    logic [31:0] rate_first_cnp;   // bytes/s, 0 = off
+    rate_rules_t rate_rules;
     logic [15:0] cnp_cnt16;        // alpha_cnp[26:11]
     stats_t      stats;
     // AXI4-Lite responses (direct members: Icarus 11 aborts on `~` of a member of a nested struct)

@@ -80,7 +80,12 @@ module dcqcn_regs #(
     output logic             cfg_timer_en,
     output logic             cfg_byte_en,
     output logic      [31:0] cfg_byte_threshold,
-    output logic      [31:0] cfg_credit_cap
+    output logic      [31:0] cfg_credit_cap,
+    output logic      [31:0] cfg_rmax,
+    output logic      [31:0] cfg_rate_first_cnp,
+    output logic      [9:0]  cfg_alpha_init,
+    output logic      [10:0] cfg_min_dec_fac,
+    output logic             cfg_hai_mult
 );
 
     // spec 2: illegal parameters are an elaboration error
@@ -156,6 +161,7 @@ module dcqcn_regs #(
         r_init.ext_ctrl.timer_en           = 1'b1;
         r_init.byte_threshold              = 32'd10_000_000;
         r_init.credit_cap                  = 32'd1_048_576;
+        r_init.rate_rules.alpha_init       = 10'd1023;
         // everything else 0: clamp_tgt, bypass, byte_en, counters, AXI4-Lite responses (OKAY)
     end
 
@@ -202,6 +208,9 @@ module dcqcn_regs #(
                 end
                 ADDR_BYTE_THRESHOLD[11:2]: r_d.byte_threshold = lane_merge(r.byte_threshold, s_axil_wdata, s_axil_wstrb);
                 ADDR_CREDIT_CAP[11:2]:     r_d.credit_cap     = lane_merge(r.credit_cap, s_axil_wdata, s_axil_wstrb);
+                ADDR_RMAX[11:2]:           r_d.rmax           = lane_merge(r.rmax, s_axil_wdata, s_axil_wstrb);
+                ADDR_RATE_FIRST_CNP[11:2]: r_d.rate_first_cnp = lane_merge(r.rate_first_cnp, s_axil_wdata, s_axil_wstrb);
+                ADDR_RATE_RULES[11:2]:     r_d.rate_rules     = lane_merge(r.rate_rules, s_axil_wdata, s_axil_wstrb);
                 default:                   wresp              = RESP_DECERR;
             endcase
         end
@@ -211,6 +220,9 @@ module dcqcn_regs #(
         r_d.ext_ctrl.reserved_hi = '0;
         r_d.ext_ctrl.cnt_clear   = 1'b0;
         r_d.ext_ctrl.reserved_lo = '0;
+        r_d.rate_rules.reserved_hi  = '0;
+        r_d.rate_rules.reserved_mid = 1'b0;
+        r_d.rate_rules.reserved_lo  = '0;
 
         // spec 6.1: write response
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
@@ -267,6 +279,9 @@ module dcqcn_regs #(
                 ADDR_CNT_BYTES_LO[11:2]:   rword = r.stats.cnt_bytes[31:0];
                 ADDR_CNT_BYTES_HI[11:2]:   rword = r.stats.bytes_hi;
                 ADDR_STATUS[11:2]:         rword = rd_status;
+                ADDR_RMAX[11:2]:           rword = r.rmax;
+                ADDR_RATE_FIRST_CNP[11:2]: rword = r.rate_first_cnp;
+                ADDR_RATE_RULES[11:2]:     rword = r.rate_rules;
                 default: begin
                     rword   = 32'd0;
                     rmapped = 1'b0;
@@ -333,6 +348,11 @@ module dcqcn_regs #(
     assign cfg_byte_en         = r.ext_ctrl.byte_en;
     assign cfg_byte_threshold  = r.byte_threshold;
     assign cfg_credit_cap      = r.credit_cap;
+    assign cfg_rmax            = r.rmax;
+    assign cfg_rate_first_cnp  = r.rate_first_cnp;
+    assign cfg_alpha_init      = r.rate_rules.alpha_init;
+    assign cfg_min_dec_fac     = r.rate_rules.min_dec_fac;
+    assign cfg_hai_mult        = r.rate_rules.hai_mult;
 
 endmodule
 

@@ -117,6 +117,11 @@ module dcqcn_rl #(
     logic        cfg_byte_en;
     logic [31:0] cfg_byte_threshold;
     logic [31:0] cfg_credit_cap;
+    logic [31:0] cfg_rmax;
+    logic [31:0] cfg_rate_first_cnp;
+    logic [9:0]  cfg_alpha_init;
+    logic [10:0] cfg_min_dec_fac;
+    logic        cfg_hai_mult;
 
     dcqcn_cnp_sync u_cnp_sync (
         .clk        (clk),
@@ -135,6 +140,7 @@ module dcqcn_rl #(
         .cfg_bypass         (cfg_bypass),
         .cfg_alpha_g        (cfg_alpha_g),
         .cfg_alpha_interval (cfg_alpha_interval),
+        .cfg_alpha_init     (cfg_alpha_init),
         .alpha              (alpha),
         .alpha_pending      (alpha_pending)
     );
@@ -150,11 +156,15 @@ module dcqcn_rl #(
         .alpha            (alpha),
         .t_stage          (t_stage),
         .b_stage          (b_stage),
+        .active           (active),
         .cfg_bypass       (cfg_bypass),
         .cfg_dec_interval (cfg_dec_interval),
         .cfg_dec_gain     (cfg_dec_gain),
         .cfg_rmin         (cfg_rmin),
         .cfg_clamp_tgt    (cfg_clamp_tgt),
+        .cfg_rmax         (cfg_rmax),
+        .cfg_rate_first_cnp (cfg_rate_first_cnp),
+        .cfg_min_dec_fac  (cfg_min_dec_fac),
         .dec_fire         (dec_fire),
         .rc_dec           (rc_dec),
         .rt_dec           (rt_dec),
@@ -179,6 +189,8 @@ module dcqcn_rl #(
         .cfg_stage_threshold (cfg_stage_threshold),
         .cfg_rai             (cfg_rai),
         .cfg_rhai            (cfg_rhai),
+        .cfg_rmax            (cfg_rmax),
+        .cfg_hai_mult        (cfg_hai_mult),
         .timer_fire          (timer_fire),
         .byte_fire           (byte_fire),
         .inc_event           (inc_event),
@@ -274,7 +286,12 @@ module dcqcn_rl #(
         .cfg_timer_en        (cfg_timer_en),
         .cfg_byte_en         (cfg_byte_en),
         .cfg_byte_threshold  (cfg_byte_threshold),
-        .cfg_credit_cap      (cfg_credit_cap)
+        .cfg_credit_cap      (cfg_credit_cap),
+        .cfg_rmax            (cfg_rmax),
+        .cfg_rate_first_cnp  (cfg_rate_first_cnp),
+        .cfg_alpha_init      (cfg_alpha_init),
+        .cfg_min_dec_fac     (cfg_min_dec_fac),
+        .cfg_hai_mult        (cfg_hai_mult)
     );
 
     always_comb begin

@@ -329,7 +329,7 @@ def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=()):
     for name, net in mod["netnames"].items():
         net = json.loads(json.dumps(net))
         net.get("attributes", {}).pop("init", None)  # no flip-flops left: power-up values unused
-        keep = name.startswith("$") or (mode == "step" and name in cutpoints)
+        keep = name.startswith("$")
         m["netnames"][name if keep else f"{tag}:{name}"] = net
     ports = {}
     for name, p in mod["ports"].items():
@@ -371,7 +371,37 @@ def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=()):
     m["ports"] = ports
     substitute(m, subst)
     # next values must not read a replaced bit through the port list
+    if mode == "step":
+        cut_points(m, tag, cutpoints, free_bits)
     return m
+
+
+def cut_points(m, tag, cutpoints, free_bits):
+    """Cut the module at the cut points: each one's driver becomes the output port `<net>` (its
+    obligation), and both sides get an input port `cut:<net>` (paired by name). In the twin (the
+    gate) every cell that reads a cut point reads `cut:<net>` instead; `prove` drives that port
+    with the SV's value. So both sides downstream of a cut point read the SV's value of it,
+    whatever the twin computes upstream (the cone of a bit downstream stops there on the twin's
+    side), and the twin's value is proven equal to it by the cut point's own obligation."""
+    rewire = {}
+    for name in sorted(cutpoints):
+        bits = m["netnames"][f"{tag}:{name}"]["bits"]
+        fresh = list(range(free_bits[0], free_bits[0] + len(bits)))
+        free_bits[0] += len(bits)
+        for b, f in zip(bits, fresh):
+            if isinstance(b, int):
+                if b in rewire:
+                    raise Error(f"cut point {name}: a bit is also in another cut point")
+                rewire[b] = f
+        m["ports"][name] = {"direction": "output", "bits": list(bits)}
+        m["ports"][f"cut:{name}"] = {"direction": "input", "bits": fresh}
+    if tag == "sv":
+        return
+    for cell in m["cells"].values():
+        for port, conn in cell["connections"].items():
+            if cell["port_directions"][port] == "input":
+                cell["connections"][port] = [rewire.get(b, b) if isinstance(b, int) else b
+                                             for b in conn]
 
 
 width_of = {}
@@ -494,20 +524,26 @@ def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir):
     if gp != hp:
         diff = sorted(set(gp.items()) ^ set(hp.items()))
         raise Error(f"{mode}: port lists differ: {diff[:4]}")
+    (work / f"{mode}_cutpoints.txt").write_text("".join(f"{c}\n" for c in sorted(cps)))
     ncp = sum(cps.values())
-    return (sum(w for d, w in gp.values() if d == "output") + ncp, {k: len(v) for k, v in undef.items()},
+    # the cut points are output ports now (cut_points): counted among the outputs
+    return (sum(w for d, w in gp.values() if d == "output"), {k: len(v) for k, v in undef.items()},
             ncp)
 
 
 def prove(work, mode):
     """equiv_make + equiv_simple + equiv_status; (cells, proven, unproven names)."""
     log = work / f"{mode}.log"
+    cuts = (work / f"{mode}_cutpoints.txt").read_text().split()
     p = run(["yosys", "-p",
              f"read_json {work / (mode + '_gold.json')}; read_json {work / (mode + '_gate.json')}; "
              # the same word-level clean-up on both (combinational) sides, so that operators
              # written alike in the two HDLs (the split DSP products) become alike cells
              f"{NORMALISE}; "
-             "equiv_make gold gate equiv; hierarchy -top equiv; setattr -set keep 1 t:$equiv; opt_merge t:$equiv %n; opt_clean; "
+             "equiv_make gold gate equiv; hierarchy -top equiv; "
+             # the cut points: the twin's reads of `cut:<net>` read the SV's value (cut_points)
+             + "".join(f"delete -port w:cut:{c}; connect -nounset -set cut:{c} {c}_gold; " for c in cuts)
+             + "setattr -set keep 1 t:$equiv; opt_merge t:$equiv %n; opt_clean; "
              "equiv_simple; equiv_status; "
              # what is left after removing the proven cells: the unproven ones, named by their Y
              f"equiv_remove; tee -q -o {work / (mode + '_unproven.il')} dump t:$equiv"], log)

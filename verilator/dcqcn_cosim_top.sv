@@ -127,6 +127,14 @@ module dcqcn_cosim_top #(
     output logic [31:0]   st_bytes_hi
 `ifdef DCQCN_INJECT
 
+    /* spec 7, regs: the extension rate rules (0x150-0x158); lockstep builds only, so that the
+       golden-format-1 testbenches keep their port list */
+  , output logic [31:0]   st_cfg_rmax
+  , output logic [31:0]   st_cfg_rate_first_cnp
+  , output logic [9:0]    st_cfg_alpha_init
+  , output logic [10:0]   st_cfg_min_dec_fac
+  , output logic          st_cfg_hai_mult
+
     /* state injection (spec 4.8): at a rising edge of inj_clk (clk held still) every register of
        spec 7 takes the value of its in_* port; in_* and inj_clk are not used otherwise */
   , input  wire logic                    inj_clk
@@ -177,6 +185,11 @@ module dcqcn_cosim_top #(
   , input  wire logic [31:0]               in_cnt_stall
   , input  wire logic [63:0]               in_cnt_bytes
   , input  wire logic [31:0]               in_bytes_hi
+  , input  wire logic [31:0]               in_cfg_rmax
+  , input  wire logic [31:0]               in_cfg_rate_first_cnp
+  , input  wire logic [9:0]                in_cfg_alpha_init
+  , input  wire logic [10:0]               in_cfg_min_dec_fac
+  , input  wire logic                      in_cfg_hai_mult
   , input  wire logic                      in_bvalid
   , input  wire logic [1:0]                in_bresp
   , input  wire logic                      in_rvalid
@@ -270,6 +283,13 @@ module dcqcn_cosim_top #(
     assign st_cnt_stall              = dut.u_regs.r.stats.cnt_stall;
     assign st_cnt_bytes              = dut.u_regs.r.stats.cnt_bytes;
     assign st_bytes_hi               = dut.u_regs.r.stats.bytes_hi;
+`ifdef DCQCN_INJECT
+    assign st_cfg_rmax               = dut.u_regs.r.rmax;
+    assign st_cfg_rate_first_cnp     = dut.u_regs.r.rate_first_cnp;
+    assign st_cfg_alpha_init         = dut.u_regs.r.rate_rules.alpha_init;
+    assign st_cfg_min_dec_fac        = dut.u_regs.r.rate_rules.min_dec_fac;
+    assign st_cfg_hai_mult           = dut.u_regs.r.rate_rules.hai_mult;
+`endif
 
     // State injection (DCQCN_INJECT, spec 4.8): every register of spec 7 from its in_* port, by hierarchical
     // reference, at a rising edge of inj_clk while clk is held. The record r of dcqcn_regs is
@@ -324,6 +344,11 @@ module dcqcn_cosim_top #(
         dut.u_regs.r.stats.cnt_stall         <= in_cnt_stall;
         dut.u_regs.r.stats.cnt_bytes         <= in_cnt_bytes;
         dut.u_regs.r.stats.bytes_hi          <= in_bytes_hi;
+        dut.u_regs.r.rmax                    <= in_cfg_rmax;
+        dut.u_regs.r.rate_first_cnp          <= in_cfg_rate_first_cnp;
+        dut.u_regs.r.rate_rules.alpha_init   <= in_cfg_alpha_init;
+        dut.u_regs.r.rate_rules.min_dec_fac  <= in_cfg_min_dec_fac;
+        dut.u_regs.r.rate_rules.hai_mult     <= in_cfg_hai_mult;
         dut.u_regs.r.bvalid                  <= in_bvalid;
         dut.u_regs.r.bresp                   <= in_bresp;
         dut.u_regs.r.rvalid                  <= in_rvalid;

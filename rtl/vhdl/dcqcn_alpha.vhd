@@ -23,6 +23,7 @@ entity dcqcn_alpha is
     cfg_bypass         : in    std_logic;
     cfg_alpha_g        : in    unsigned(9 downto 0);  -- G = 1 - g, Q0.10
     cfg_alpha_interval : in    unsigned(15 downto 0); -- cycles
+    cfg_alpha_init     : in    unsigned(9 downto 0);  -- alpha while inactive, Q0.10
     -- State
     alpha              : out   unsigned(9 downto 0);  -- Q0.10
     alpha_pending      : out   std_logic
@@ -55,7 +56,7 @@ begin
   begin
     v := r;
 
-    -- spec 4.3: the first CNP after reset/bypass is not counted (alpha is already 1023)
+    -- spec 4.3: the first CNP after reset/bypass is not counted (alpha already holds its initial value)
     cnp_alpha := cnp_event and active;
     pend      := r.alpha_pending or cnp_alpha;
 
@@ -78,9 +79,9 @@ begin
       alpha_new := alpha_s;
     end if;
 
-    -- spec 4.7: bypass holds alpha in its reset state
-    if (cfg_bypass = '1') then
-      v.alpha := ALPHA_MAX_C;
+    -- spec 4.3, 4.7: bypass and inactivity hold alpha at its initial value
+    if (cfg_bypass = '1' or active = '0') then
+      v.alpha := cfg_alpha_init;
     elsif (alpha_fire = '1') then
       v.alpha := alpha_new;
     end if;

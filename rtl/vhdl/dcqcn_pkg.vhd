@@ -52,6 +52,9 @@ package dcqcn_pkg is
   constant ADDR_CNT_BYTES_LO   : natural := 16#140#; -- RO, a read latches bytes_hi
   constant ADDR_CNT_BYTES_HI   : natural := 16#144#; -- RO
   constant ADDR_STATUS         : natural := 16#148#; -- RO
+  constant ADDR_RMAX           : natural := 16#150#;
+  constant ADDR_RATE_FIRST_CNP : natural := 16#154#;
+  constant ADDR_RATE_RULES     : natural := 16#158#; -- alpha_init, min_dec_fac, hai_mult
 
   -- spec 6.1: AXI4-Lite responses
   constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";
@@ -98,16 +101,25 @@ package dcqcn_pkg is
     alpha_pending : std_logic;            -- [18]
   end record StatusWordType;
 
+  -- 0x158; [15:10], [27] and [31:29] read 0
+  type RateRulesWordType is record
+    alpha_init  : unsigned(9 downto 0);  -- [9:0]
+    min_dec_fac : unsigned(10 downto 0); -- [26:16]
+    hai_mult    : std_logic;             -- [28]
+  end record RateRulesWordType;
+
   function to_word (w : ConfigWordType) return word32_t;
   function to_word (w : IntervalsWordType) return word32_t;
   function to_word (w : AlphaCnpWordType) return word32_t;
   function to_word (w : ExtCtrlWordType) return word32_t;
   function to_word (w : StatusWordType) return word32_t;
+  function to_word (w : RateRulesWordType) return word32_t;
 
   function to_config_word (v : word32_t) return ConfigWordType;
   function to_intervals_word (v : word32_t) return IntervalsWordType;
   function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType;
   function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType;
+  function to_rate_rules_word (v : word32_t) return RateRulesWordType;
 
   -----------------------------------------------------------------------------------------------
   -- State records, one per block (spec 7); the reset values are each architecture's REG_INIT_C
@@ -175,6 +187,11 @@ package dcqcn_pkg is
     byte_en         : std_logic;
     byte_threshold  : unsigned(31 downto 0);
     credit_cap      : unsigned(31 downto 0);
+    rmax            : unsigned(31 downto 0);
+    rate_first_cnp  : unsigned(31 downto 0);
+    alpha_init      : unsigned(9 downto 0);
+    min_dec_fac     : unsigned(10 downto 0);
+    hai_mult        : std_logic;
   end record CfgType;
 
   -- dcqcn_regs: statistics counters (spec 6.2)
@@ -322,6 +339,15 @@ package body dcqcn_pkg is
     return v;
   end function to_word;
 
+  function to_word (w : RateRulesWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(9 downto 0)   := std_logic_vector(w.alpha_init);
+    v(26 downto 16) := std_logic_vector(w.min_dec_fac);
+    v(28)           := w.hai_mult;
+    return v;
+  end function to_word;
+
   function to_config_word (v : word32_t) return ConfigWordType is
     variable w : ConfigWordType;
   begin
@@ -357,6 +383,15 @@ package body dcqcn_pkg is
     w.cnt_clear := v(8);
     return w;
   end function to_ext_ctrl_word;
+
+  function to_rate_rules_word (v : word32_t) return RateRulesWordType is
+    variable w : RateRulesWordType;
+  begin
+    w.alpha_init  := unsigned(v(9 downto 0));
+    w.min_dec_fac := unsigned(v(26 downto 16));
+    w.hai_mult    := v(28);
+    return w;
+  end function to_rate_rules_word;
 
   function dcqcn_check_params (
     unit        : string;

@@ -17,28 +17,32 @@ entity dcqcn_rate_dec is
   );
   port (
     -- Clock and synchronous reset
-    clk              : in    std_logic;
-    rst              : in    std_logic;
+    clk                : in    std_logic;
+    rst                : in    std_logic;
     -- Events
-    cnp_event        : in    std_logic;
+    cnp_event          : in    std_logic;
     -- Reaction-point state (this cycle's registers)
-    rc               : in    unsigned(31 downto 0);
-    rt               : in    unsigned(31 downto 0);
-    alpha            : in    unsigned(9 downto 0);
-    t_stage          : in    unsigned(7 downto 0);
-    b_stage          : in    unsigned(7 downto 0);
+    rc                 : in    unsigned(31 downto 0);
+    rt                 : in    unsigned(31 downto 0);
+    alpha              : in    unsigned(9 downto 0);
+    t_stage            : in    unsigned(7 downto 0);
+    b_stage            : in    unsigned(7 downto 0);
+    active             : in    std_logic;             -- '0': this decrease is the first (spec 4.4)
     -- Configuration
-    cfg_bypass       : in    std_logic;
-    cfg_dec_interval : in    unsigned(15 downto 0); -- cycles
-    cfg_dec_gain     : in    unsigned(3 downto 0);
-    cfg_rmin         : in    unsigned(31 downto 0); -- bytes/s
-    cfg_clamp_tgt    : in    std_logic;
+    cfg_bypass         : in    std_logic;
+    cfg_dec_interval   : in    unsigned(15 downto 0); -- cycles
+    cfg_dec_gain       : in    unsigned(3 downto 0);
+    cfg_rmin           : in    unsigned(31 downto 0); -- bytes/s
+    cfg_clamp_tgt      : in    std_logic;
+    cfg_rmax           : in    unsigned(31 downto 0); -- bytes/s, 0 = no ceiling
+    cfg_rate_first_cnp : in    unsigned(31 downto 0); -- bytes/s, 0 = off
+    cfg_min_dec_fac    : in    unsigned(10 downto 0); -- Q0.10, 1024 and above: no cut
     -- Decrease event and result
-    dec_fire         : out   std_logic;
-    rc_dec           : out   unsigned(31 downto 0);
-    rt_dec           : out   unsigned(31 downto 0);
+    dec_fire           : out   std_logic;
+    rc_dec             : out   unsigned(31 downto 0);
+    rt_dec             : out   unsigned(31 downto 0);
     -- State
-    dec_pending      : out   std_logic
+    dec_pending        : out   std_logic
   );
 end entity dcqcn_rate_dec;
 
@@ -69,6 +73,13 @@ begin
     variable delta       : unsigned(31 downto 0);
     variable rc_sub      : unsigned(31 downto 0);
     variable rmin_eff    : unsigned(31 downto 0);
+    variable keep_fac    : unsigned(10 downto 0);
+    variable keep_prod   : unsigned(42 downto 0);
+    variable keep        : unsigned(31 downto 0);
+    variable rc_cut      : unsigned(31 downto 0);
+    variable rc_floor    : unsigned(31 downto 0);
+    variable rt_sel      : unsigned(31 downto 0);
+    variable rmax_eff    : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -98,23 +109,62 @@ begin
     -- delta < Rc (alpha < 1024), so no underflow
     rc_sub      := rc - delta;
 
+    -- spec 4.4: min_dec_fac, the share of Rc a decrease keeps: floor(Rc * min(f, 1024) / 1024)
+    if (cfg_min_dec_fac > 1024) then
+      keep_fac := to_unsigned(1024, 11);
+    else
+      keep_fac := cfg_min_dec_fac;
+    end if;
+    keep_prod := rc * keep_fac;
+    keep      := keep_prod(41 downto 10);
+
+    -- spec 4.4: the first decrease after reset or bypass sets min(rate_first_cnp, L) if enabled
+    if (active = '0' and cfg_rate_first_cnp /= 0) then
+      if (cfg_rate_first_cnp < L_C) then
+        rc_cut := cfg_rate_first_cnp;
+      else
+        rc_cut := L_C;
+      end if;
+    elsif (rc_sub > keep) then
+      rc_cut := rc_sub;
+    else
+      rc_cut := keep;
+    end if;
+
     -- spec 4.0/4.4: rmin clamped to L, so Rc never exceeds L even with cfg_rmin > L
     if (cfg_rmin < L_C) then
       rmin_eff := cfg_rmin;
     else
       rmin_eff := L_C;
     end if;
-    if (rc_sub > rmin_eff) then
-      rc_dec <= rc_sub;
+    if (rc_cut > rmin_eff) then
+      rc_floor := rc_cut;
     else
-      rc_dec <= rmin_eff;
+      rc_floor := rmin_eff;
     end if;
 
     -- spec 4.4: stages before this decrease resets them (clamp only after an increase)
     if (cfg_clamp_tgt = '1' or t_stage /= 0 or b_stage /= 0) then
-      rt_dec <= rc;
+      rt_sel := rc;
     else
-      rt_dec <= rt;
+      rt_sel := rt;
+    end if;
+
+    -- spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax /= 0
+    if (cfg_rmax < L_C) then
+      rmax_eff := cfg_rmax;
+    else
+      rmax_eff := L_C;
+    end if;
+    if (cfg_rmax /= 0 and rc_floor > rmax_eff) then
+      rc_dec <= rmax_eff;
+    else
+      rc_dec <= rc_floor;
+    end if;
+    if (cfg_rmax /= 0 and rt_sel > rmax_eff) then
+      rt_dec <= rmax_eff;
+    else
+      rt_dec <= rt_sel;
     end if;
 
     if (rst = '1') then

@@ -35,6 +35,8 @@ entity dcqcn_rate_inc is
     cfg_stage_threshold : in    unsigned(7 downto 0);  -- F
     cfg_rai             : in    unsigned(31 downto 0); -- bytes/s
     cfg_rhai            : in    unsigned(31 downto 0); -- bytes/s
+    cfg_rmax            : in    unsigned(31 downto 0); -- bytes/s, 0 = no ceiling
+    cfg_hai_mult        : in    std_logic;             -- '1': hyper step i x rhai
     -- Increase events and result
     timer_fire          : out   std_logic;
     byte_fire           : out   std_logic;
@@ -85,11 +87,24 @@ begin
     variable b_gt       : std_logic;
     variable fr         : std_logic;
     variable hai        : std_logic;
-    variable rt_add     : unsigned(31 downto 0);
-    variable rt_sum     : unsigned(32 downto 0);
+    variable t_inc      : std_logic;
+    variable b_inc      : std_logic;
+    variable s_lo       : unsigned(7 downto 0);
+    variable s_lo_inc   : std_logic;
+    variable s_old      : unsigned(7 downto 0);
+    variable s_inc      : std_logic;
+    variable hai_base   : unsigned(7 downto 0);
+    variable hai_prod   : unsigned(39 downto 0);
+    variable hai_add    : unsigned(39 downto 0);
+    variable hai_step   : unsigned(39 downto 0);
+    variable rt_add     : unsigned(39 downto 0);
+    variable rt_sum     : unsigned(40 downto 0);
     variable rt_clamped : unsigned(31 downto 0);
+    variable rt_up      : unsigned(31 downto 0);
+    variable rmax_eff   : unsigned(31 downto 0);
     variable rt_next    : unsigned(31 downto 0);
     variable rc_sum     : unsigned(32 downto 0);
+    variable rc_avg     : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -127,13 +142,17 @@ begin
     end if;
 
     -- spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
-    t_new := r.t_stage;
-    if (inc_ev = '1' and t_fire = '1' and r.t_stage /= x"FF") then
+    t_inc := inc_ev and t_fire and to_sl(r.t_stage /= x"FF");
+    b_inc := inc_ev and b_fire and to_sl(r.b_stage /= x"FF");
+    if (t_inc = '1') then
       t_new := r.t_stage + 1;
+    else
+      t_new := r.t_stage;
     end if;
-    b_new := r.b_stage;
-    if (inc_ev = '1' and b_fire = '1' and r.b_stage /= x"FF") then
+    if (b_inc = '1') then
       b_new := r.b_stage + 1;
+    else
+      b_new := r.b_stage;
     end if;
     if (restart = '1') then
       v.t_stage := (others => '0');
@@ -161,28 +180,87 @@ begin
       hai := t_gt;
     end if;
 
-    -- spec 4.5: 33-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
-    if (hai = '1') then
-      rt_add := cfg_rhai;
+    -- spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F); the
+    -- step is rhai or i x rhai (40 bits). smin = s_old + s_inc: s_old is the stage (or min(t, b))
+    -- before this cycle's advance, s_inc its advance (min(t + dt, b + db) = min(t, b) +
+    -- (t < b ? dt : t > b ? db : dt and db)), so that the product reads registers only:
+    -- i x rhai = (s_old - F) x rhai + s_inc x rhai. In the hyper phase s_old >= F, so s_old - F
+    -- does not wrap and the sum is i x rhai < 2^40. (The SV builds the same cells in the same
+    -- order; docs/formal.md.)
+    if (r.t_stage < r.b_stage) then
+      s_lo := r.t_stage;
     else
-      rt_add := cfg_rai;
+      s_lo := r.b_stage;
     end if;
-    rt_sum := resize(rt, 33) + resize(rt_add, 33);
-    if (rt_sum > resize(L_C, 33)) then
+    if (r.t_stage < r.b_stage) then
+      s_lo_inc := t_inc;
+    elsif (r.t_stage > r.b_stage) then
+      s_lo_inc := b_inc;
+    else
+      s_lo_inc := t_inc and b_inc;
+    end if;
+    if ((cfg_timer_en and cfg_byte_en) = '1') then
+      s_old := s_lo;
+      s_inc := s_lo_inc;
+    elsif (cfg_byte_en = '1') then
+      s_old := r.b_stage;
+      s_inc := b_inc;
+    else
+      s_old := r.t_stage;
+      s_inc := t_inc;
+    end if;
+    hai_base := s_old - cfg_stage_threshold;
+    hai_prod := cfg_rhai * hai_base;
+    if (s_inc = '1') then
+      hai_add := resize(cfg_rhai, 40);
+    else
+      hai_add := (others => '0');
+    end if;
+    if (cfg_hai_mult = '1') then
+      hai_step := hai_prod + hai_add;
+    else
+      hai_step := resize(cfg_rhai, 40);
+    end if;
+
+    -- spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+    if (hai = '1') then
+      rt_add := hai_step;
+    else
+      rt_add := resize(cfg_rai, 40);
+    end if;
+    rt_sum := resize(rt, 41) + resize(rt_add, 41);
+    if (rt_sum > resize(L_C, 41)) then
       rt_clamped := L_C;
     else
       rt_clamped := rt_sum(31 downto 0);
     end if;
     if (fr = '1') then
-      rt_next := rt;
+      rt_up := rt;
     else
-      rt_next := rt_clamped;
+      rt_up := rt_clamped;
+    end if;
+
+    -- spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax /= 0
+    if (cfg_rmax < L_C) then
+      rmax_eff := cfg_rmax;
+    else
+      rmax_eff := L_C;
+    end if;
+    if (cfg_rmax /= 0 and rt_up > rmax_eff) then
+      rt_next := rmax_eff;
+    else
+      rt_next := rt_up;
     end if;
 
     -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly
     rc_sum := resize(rc, 33) + resize(rt_next, 33);
     if (rc < rt_next) then
       rc_sum := rc_sum + 1;
+    end if;
+    if (cfg_rmax /= 0 and rc_sum(32 downto 1) > rmax_eff) then
+      rc_avg := rmax_eff;
+    else
+      rc_avg := rc_sum(32 downto 1);
     end if;
 
     if (rst = '1') then
@@ -198,7 +276,7 @@ begin
     phase_ai   <= not fr and not hai;
     phase_hai  <= hai;
     rt_inc     <= rt_next;
-    rc_inc     <= rc_sum(32 downto 1);
+    rc_inc     <= rc_avg;
     t_stage    <= r.t_stage;
     b_stage    <= r.b_stage;
   end process comb;

@@ -76,7 +76,12 @@ entity dcqcn_regs is
     cfg_timer_en        : out   std_logic;
     cfg_byte_en         : out   std_logic;
     cfg_byte_threshold  : out   unsigned(31 downto 0);
-    cfg_credit_cap      : out   unsigned(31 downto 0)
+    cfg_credit_cap      : out   unsigned(31 downto 0);
+    cfg_rmax            : out   unsigned(31 downto 0);
+    cfg_rate_first_cnp  : out   unsigned(31 downto 0);
+    cfg_alpha_init      : out   unsigned(9 downto 0);
+    cfg_min_dec_fac     : out   unsigned(10 downto 0);
+    cfg_hai_mult        : out   std_logic
   );
 end entity dcqcn_regs;
 
@@ -105,7 +110,12 @@ architecture rtl of dcqcn_regs is
     timer_en        => '1',
     byte_en         => '0',
     byte_threshold  => to_unsigned(10_000_000, 32),
-    credit_cap      => to_unsigned(1_048_576, 32));
+    credit_cap      => to_unsigned(1_048_576, 32),
+    rmax            => (others => '0'),
+    rate_first_cnp  => (others => '0'),
+    alpha_init      => to_unsigned(1023, 10),
+    min_dec_fac     => (others => '0'),
+    hai_mult        => '0');
 
   constant CNT_INIT_C : CntType := (
     cnp_cnt16     => (others => '0'),
@@ -168,7 +178,10 @@ architecture rtl of dcqcn_regs is
     ADDR_CNT_STALL,
     ADDR_CNT_BYTES_LO,
     ADDR_CNT_BYTES_HI,
-    ADDR_STATUS);
+    ADDR_STATUS,
+    ADDR_RMAX,
+    ADDR_RATE_FIRST_CNP,
+    ADDR_RATE_RULES);
 
   -- '1' at the word index of each byte address in addrs
   function word_map (addrs : integer_vector) return std_logic_vector is
@@ -195,6 +208,7 @@ begin
     variable rd_word       : word_index_t;
     variable cfg_word      : ConfigWordType;
     variable intervals     : IntervalsWordType;
+    variable rules         : RateRulesWordType;
     variable wresp         : std_logic_vector(1 downto 0);
     variable rtab          : Word32ArrayType(0 to READ_WORDS_C - 1);
     variable rword         : word32_t;
@@ -222,6 +236,12 @@ begin
       to_word(IntervalsWordType'(
         dec_interval   => r.cfg.dec_interval,
         alpha_interval => r.cfg.alpha_interval)),
+      s_axil_wdata, s_axil_wstrb));
+    rules     := to_rate_rules_word(lane_merge(
+      to_word(RateRulesWordType'(
+        alpha_init  => r.cfg.alpha_init,
+        min_dec_fac => r.cfg.min_dec_fac,
+        hai_mult    => r.cfg.hai_mult)),
       s_axil_wdata, s_axil_wstrb));
 
     -- spec 6.2: write-only action bits act only when their byte lane (1) is strobed
@@ -288,6 +308,20 @@ begin
         wresp            := RESP_OKAY;
         v.cfg.credit_cap := lane_merge(r.cfg.credit_cap, s_axil_wdata, s_axil_wstrb);
       end if;
+      if (wr_word = word_index(ADDR_RMAX)) then
+        wresp      := RESP_OKAY;
+        v.cfg.rmax := lane_merge(r.cfg.rmax, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_RATE_FIRST_CNP)) then
+        wresp                := RESP_OKAY;
+        v.cfg.rate_first_cnp := lane_merge(r.cfg.rate_first_cnp, s_axil_wdata, s_axil_wstrb);
+      end if;
+      if (wr_word = word_index(ADDR_RATE_RULES)) then
+        wresp             := RESP_OKAY;
+        v.cfg.alpha_init  := rules.alpha_init;
+        v.cfg.min_dec_fac := rules.min_dec_fac;
+        v.cfg.hai_mult    := rules.hai_mult;
+      end if;
     end if;
 
     -- spec 6.1: write response
@@ -348,6 +382,12 @@ begin
         active        => active,
         dec_pending   => dec_pending,
         alpha_pending => alpha_pending));
+      rtab(ADDR_RMAX / 4)           := std_logic_vector(r.cfg.rmax);
+      rtab(ADDR_RATE_FIRST_CNP / 4) := std_logic_vector(r.cfg.rate_first_cnp);
+      rtab(ADDR_RATE_RULES / 4)     := to_word(RateRulesWordType'(
+        alpha_init  => r.cfg.alpha_init,
+        min_dec_fac => r.cfg.min_dec_fac,
+        hai_mult    => r.cfg.hai_mult));
 
       if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
         rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
@@ -445,6 +485,11 @@ begin
     cfg_byte_en         <= r.cfg.byte_en;
     cfg_byte_threshold  <= r.cfg.byte_threshold;
     cfg_credit_cap      <= r.cfg.credit_cap;
+    cfg_rmax            <= r.cfg.rmax;
+    cfg_rate_first_cnp  <= r.cfg.rate_first_cnp;
+    cfg_alpha_init      <= r.cfg.alpha_init;
+    cfg_min_dec_fac     <= r.cfg.min_dec_fac;
+    cfg_hai_mult        <= r.cfg.hai_mult;
   end process comb;
 
   seq : process (clk) is

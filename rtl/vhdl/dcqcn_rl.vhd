@@ -125,6 +125,11 @@ architecture rtl of dcqcn_rl is
   signal cfg_byte_en         : std_logic;
   signal cfg_byte_threshold  : unsigned(31 downto 0);
   signal cfg_credit_cap      : unsigned(31 downto 0);
+  signal cfg_rmax            : unsigned(31 downto 0);
+  signal cfg_rate_first_cnp  : unsigned(31 downto 0);
+  signal cfg_alpha_init      : unsigned(9 downto 0);
+  signal cfg_min_dec_fac     : unsigned(10 downto 0);
+  signal cfg_hai_mult        : std_logic;
 
 begin
 
@@ -147,6 +152,7 @@ begin
       cfg_bypass         => cfg_bypass,
       cfg_alpha_g        => cfg_alpha_g,
       cfg_alpha_interval => cfg_alpha_interval,
+      cfg_alpha_init     => cfg_alpha_init,
       alpha              => alpha,
       alpha_pending      => alpha_pending
     );
@@ -156,23 +162,27 @@ begin
       LINE_RATE => LINE_RATE
     )
     port map (
-      clk              => clk,
-      rst              => rst,
-      cnp_event        => cnp_event,
-      rc               => rc,
-      rt               => rt,
-      alpha            => alpha,
-      t_stage          => t_stage,
-      b_stage          => b_stage,
-      cfg_bypass       => cfg_bypass,
-      cfg_dec_interval => cfg_dec_interval,
-      cfg_dec_gain     => cfg_dec_gain,
-      cfg_rmin         => cfg_rmin,
-      cfg_clamp_tgt    => cfg_clamp_tgt,
-      dec_fire         => dec_fire,
-      rc_dec           => rc_dec,
-      rt_dec           => rt_dec,
-      dec_pending      => dec_pending
+      clk                => clk,
+      rst                => rst,
+      cnp_event          => cnp_event,
+      rc                 => rc,
+      rt                 => rt,
+      alpha              => alpha,
+      t_stage            => t_stage,
+      b_stage            => b_stage,
+      active             => active,
+      cfg_bypass         => cfg_bypass,
+      cfg_dec_interval   => cfg_dec_interval,
+      cfg_dec_gain       => cfg_dec_gain,
+      cfg_rmin           => cfg_rmin,
+      cfg_clamp_tgt      => cfg_clamp_tgt,
+      cfg_rmax           => cfg_rmax,
+      cfg_rate_first_cnp => cfg_rate_first_cnp,
+      cfg_min_dec_fac    => cfg_min_dec_fac,
+      dec_fire           => dec_fire,
+      rc_dec             => rc_dec,
+      rt_dec             => rt_dec,
+      dec_pending        => dec_pending
     );
 
   u_rate_inc : entity work.dcqcn_rate_inc
@@ -195,6 +205,8 @@ begin
       cfg_stage_threshold => cfg_stage_threshold,
       cfg_rai             => cfg_rai,
       cfg_rhai            => cfg_rhai,
+      cfg_rmax            => cfg_rmax,
+      cfg_hai_mult        => cfg_hai_mult,
       timer_fire          => timer_fire,
       byte_fire           => byte_fire,
       inc_event           => inc_event,
@@ -294,7 +306,12 @@ begin
       cfg_timer_en        => cfg_timer_en,
       cfg_byte_en         => cfg_byte_en,
       cfg_byte_threshold  => cfg_byte_threshold,
-      cfg_credit_cap      => cfg_credit_cap
+      cfg_credit_cap      => cfg_credit_cap,
+      cfg_rmax            => cfg_rmax,
+      cfg_rate_first_cnp  => cfg_rate_first_cnp,
+      cfg_alpha_init      => cfg_alpha_init,
+      cfg_min_dec_fac     => cfg_min_dec_fac,
+      cfg_hai_mult        => cfg_hai_mult
     );
 
   comb : process (all) is

@@ -490,3 +490,59 @@ class DcqcnRegs(pr.Device):
             base=pr.UInt,
             units="flag",
         ))
+
+        # 0x150 rmax: Maximum rate
+        self.add(pr.RemoteVariable(
+            name="rmax",
+            description="ceiling of every Rc and Rt a decrease or increase writes, min(rmax, L) (NVIDIA rpg_max_rate); 0: no ceiling other than L",
+            offset=0x150,
+            bitOffset=0,
+            bitSize=32,
+            mode="RW",
+            base=pr.UInt,
+            units="bytes/s",
+        ))
+
+        # 0x154 rate_first_cnp: Rate on first CNP
+        self.add(pr.RemoteVariable(
+            name="rate_first_cnp",
+            description="the first decrease after reset or bypass sets Rc to min(rate_first_cnp, L) instead of cutting it (then rmin and rmax apply; NVIDIA rate_to_set_on_first_cnp); 0: off",
+            offset=0x154,
+            bitOffset=0,
+            bitSize=32,
+            mode="RW",
+            base=pr.UInt,
+            units="bytes/s",
+        ))
+
+        # 0x158 rate_rules: Rate rules
+        self.add(pr.RemoteVariable(
+            name="alpha_init",
+            description="alpha while the reaction point is inactive, so the first decrease uses it (NVIDIA initial_alpha_value)",
+            offset=0x158,
+            bitOffset=0,
+            bitSize=10,
+            mode="RW",
+            base=pr.UInt,
+            units="Q0.10",
+        ))
+        self.add(pr.RemoteVariable(
+            name="min_dec_fac",
+            description="a decrease keeps at least floor(Rc min(min_dec_fac, 1024) / 1024): 0 no limit, 512 = NVIDIA rpg_min_dec_fac 50 %, 1024 and above no cut",
+            offset=0x158,
+            bitOffset=16,
+            bitSize=11,
+            mode="RW",
+            base=pr.UInt,
+            units="Q0.10",
+        ))
+        self.add(pr.RemoteVariable(
+            name="hai_mult",
+            description="1: hyper increase adds i x rhai, i = min(T, BC) - F (DCQCN paper); 0: rhai (SURF, ns-3)",
+            offset=0x158,
+            bitOffset=28,
+            bitSize=1,
+            mode="RW",
+            base=pr.UInt,
+            units="flag",
+        ))

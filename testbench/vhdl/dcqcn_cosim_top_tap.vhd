@@ -97,5 +97,10 @@ begin
   st_cnt_stall           <= std_logic_vector(tap_regs.cnt.cnt_stall);
   st_cnt_bytes           <= std_logic_vector(tap_regs.cnt.cnt_bytes);
   st_bytes_hi            <= std_logic_vector(tap_regs.cnt.bytes_hi);
+  st_cfg_rmax            <= std_logic_vector(tap_regs.cfg.rmax);
+  st_cfg_rate_first_cnp  <= std_logic_vector(tap_regs.cfg.rate_first_cnp);
+  st_cfg_alpha_init      <= std_logic_vector(tap_regs.cfg.alpha_init);
+  st_cfg_min_dec_fac     <= std_logic_vector(tap_regs.cfg.min_dec_fac);
+  st_cfg_hai_mult        <= tap_regs.cfg.hai_mult;
 
 end architecture tap;

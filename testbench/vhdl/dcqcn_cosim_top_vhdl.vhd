@@ -112,7 +112,13 @@ entity dcqcn_cosim_top is
     st_cnt_inc_byte        : out   std_logic_vector(31 downto 0);
     st_cnt_stall           : out   std_logic_vector(31 downto 0);
     st_cnt_bytes           : out   std_logic_vector(63 downto 0);
-    st_bytes_hi            : out   std_logic_vector(31 downto 0)
+    st_bytes_hi            : out   std_logic_vector(31 downto 0);
+    -- spec 7, regs: the extension rate rules (0x150-0x158)
+    st_cfg_rmax            : out   std_logic_vector(31 downto 0);
+    st_cfg_rate_first_cnp  : out   std_logic_vector(31 downto 0);
+    st_cfg_alpha_init      : out   std_logic_vector(9 downto 0);
+    st_cfg_min_dec_fac     : out   std_logic_vector(10 downto 0);
+    st_cfg_hai_mult        : out   std_logic
   );
 end entity dcqcn_cosim_top;
 
@@ -216,6 +222,11 @@ begin
     st_cnt_stall           <= std_logic_vector(regs_r.cnt.cnt_stall);
     st_cnt_bytes           <= std_logic_vector(regs_r.cnt.cnt_bytes);
     st_bytes_hi            <= std_logic_vector(regs_r.cnt.bytes_hi);
+    st_cfg_rmax            <= std_logic_vector(regs_r.cfg.rmax);
+    st_cfg_rate_first_cnp  <= std_logic_vector(regs_r.cfg.rate_first_cnp);
+    st_cfg_alpha_init      <= std_logic_vector(regs_r.cfg.alpha_init);
+    st_cfg_min_dec_fac     <= std_logic_vector(regs_r.cfg.min_dec_fac);
+    st_cfg_hai_mult        <= regs_r.cfg.hai_mult;
 
   end block b_state;
 

@@ -118,6 +118,11 @@ public:
         o.cnt_stall = t->st_cnt_stall;
         o.cnt_bytes = t->st_cnt_bytes;
         o.bytes_hi = t->st_bytes_hi;
+        o.cfg_rmax = t->st_cfg_rmax;
+        o.cfg_rate_first_cnp = t->st_cfg_rate_first_cnp;
+        o.cfg_alpha_init = t->st_cfg_alpha_init;
+        o.cfg_min_dec_fac = t->st_cfg_min_dec_fac;
+        o.cfg_hai_mult = t->st_cfg_hai_mult;
     }
 
     // Every register of spec 7 from `st` (the registered outputs from their port fields), at a
@@ -173,6 +178,11 @@ public:
         t->in_cnt_stall = st.cnt_stall;
         t->in_cnt_bytes = st.cnt_bytes;
         t->in_bytes_hi = st.bytes_hi;
+        t->in_cfg_rmax = st.cfg_rmax;
+        t->in_cfg_rate_first_cnp = st.cfg_rate_first_cnp;
+        t->in_cfg_alpha_init = st.cfg_alpha_init;
+        t->in_cfg_min_dec_fac = st.cfg_min_dec_fac;
+        t->in_cfg_hai_mult = st.cfg_hai_mult;
         t->in_bvalid = st.s_axil_bvalid;
         t->in_bresp = st.s_axil_bresp;
         t->in_rvalid = st.s_axil_rvalid;

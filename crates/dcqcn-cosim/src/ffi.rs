@@ -85,6 +85,11 @@ pub mod bridge {
         cnt_stall: u32,
         cnt_bytes: u64,
         bytes_hi: u32,
+        cfg_rmax: u32,
+        cfg_rate_first_cnp: u32,
+        cfg_alpha_init: u16,
+        cfg_min_dec_fac: u16,
+        cfg_hai_mult: bool,
     }
 
     /// A compiled RTL variant.

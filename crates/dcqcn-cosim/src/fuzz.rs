@@ -14,6 +14,7 @@ use crate::stimulus::{
     WriteMode,
 };
 use crate::CosimError;
+use dcqcn_model::config::RuleFields;
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -100,8 +101,43 @@ pub fn config_realistic() -> impl Strategy<Value = Config> {
         })
 }
 
+/// The extension rate rules (spec 6.2, 0x150-0x158), each off (its reset value) half the time
+/// and otherwise biased to its edges: rmax and rate_first_cnp at 1, near L and above it, at
+/// 2^32 - 1; min_dec_fac at NVIDIA's 50 %, at 1023, 1024 (no cut) and above; alpha_init at 0.
+pub fn rules() -> impl Strategy<Value = RuleFields> {
+    let l = Params::DEFAULT.line_rate();
+    let rate = move || {
+        prop_oneof![
+            8 => Just(0u32),
+            1 => Just(1u32),
+            2 => 1u32..100_000_000,
+            2 => (l - 2)..=(l + 2),
+            2 => 100_000_000u32..l,
+            1 => Just(u32::MAX),
+            1 => any::<u32>(),
+        ]
+    };
+    (
+        rate(),
+        rate(),
+        prop_oneof![4 => Just(1023u16), 1 => Just(0u16), 2 => 0u16..1024],
+        prop_oneof![
+            6 => Just(0u16),
+            2 => Just(512u16),
+            1 => 1023u16..=1025,
+            1 => Just(2047u16),
+            2 => 0u16..2048,
+        ],
+        any::<bool>(),
+    )
+}
+
 pub fn config() -> impl Strategy<Value = Config> {
-    prop_oneof![3 => config_any(), 2 => config_realistic()]
+    (
+        prop_oneof![3 => config_any(), 2 => config_realistic()],
+        rules(),
+    )
+        .prop_map(|(c, r)| c.with_rules(r))
 }
 
 pub fn traffic() -> impl Strategy<Value = Option<TrafficSpec>> {
@@ -164,6 +200,7 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
         0.1f64..=1.0,
         0.1f64..=1.0,
         prop_oneof![3 => Just(None), 1 => (500u64..20_000).prop_map(Some)],
+        any::<bool>(),
     )
         .prop_map(
             |(
@@ -174,6 +211,7 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                 bready_prob,
                 rready_prob,
                 bypass_toggle,
+                rule_words,
             )| AxilSpec {
                 read_prob,
                 write_prob,
@@ -190,6 +228,7 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                         }]
                     })
                     .unwrap_or_default(),
+                rule_words,
             },
         )
 }

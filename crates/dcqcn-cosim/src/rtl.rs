@@ -303,6 +303,11 @@ fn state_sample(state: &State) -> Sample {
         cnt_stall: n.cnt_stall,
         cnt_bytes: n.cnt_bytes,
         bytes_hi: n.bytes_hi,
+        cfg_rmax: n.cfg_rmax,
+        cfg_rate_first_cnp: n.cfg_rate_first_cnp,
+        cfg_alpha_init: n.cfg_alpha_init,
+        cfg_min_dec_fac: n.cfg_min_dec_fac,
+        cfg_hai_mult: n.cfg_hai_mult,
     }
 }
 
@@ -365,5 +370,10 @@ fn from_sample(s: &Sample) -> Snapshot {
         cnt_stall: s.cnt_stall,
         cnt_bytes: s.cnt_bytes,
         bytes_hi: s.bytes_hi,
+        cfg_rmax: s.cfg_rmax,
+        cfg_rate_first_cnp: s.cfg_rate_first_cnp,
+        cfg_alpha_init: s.cfg_alpha_init,
+        cfg_min_dec_fac: s.cfg_min_dec_fac,
+        cfg_hai_mult: s.cfg_hai_mult,
     }
 }

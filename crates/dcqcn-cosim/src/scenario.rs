@@ -131,6 +131,7 @@ pub fn builtin() -> Vec<Scenario> {
                     bready_prob: 0.3,
                     rready_prob: 0.3,
                     periodic: vec![],
+                    rule_words: false,
                 },
                 cnp: CnpSpec::Random { prob: 0.001, max_width: 3 },
                 ..base(compressed(&p8))
@@ -205,8 +206,64 @@ pub fn builtin() -> Vec<Scenario> {
             },
             default_cycles: 2_000_000,
         },
+        Scenario {
+            name: "rate-rules",
+            description: "extension rate rules (0x150-0x158): Rmax ceiling, rate on first CNP, min_dec_fac, initial alpha, i x R_HAI; both triggers, bypass toggled every 100k cycles, the rules rewritten mid-run",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                axil: AxilSpec {
+                    read_prob: 0.002,
+                    write_prob: 0.0002,
+                    rule_words: true,
+                    periodic: vec![
+                        PeriodicWrite {
+                            period: 100_000,
+                            addr: regmap::BYPASS,
+                            values: vec![1, 0],
+                        },
+                        PeriodicWrite {
+                            period: 150_000,
+                            addr: regmap::RMAX,
+                            values: vec![0, u32::MAX, 300_000_000, 700_000_000],
+                        },
+                        PeriodicWrite {
+                            period: 90_000,
+                            addr: regmap::RATE_RULES,
+                            values: RATE_RULES_CYCLE.to_vec(),
+                        },
+                    ],
+                    ..AxilSpec::config_only()
+                },
+                cnp: switch(4.0),
+                ..base(rate_rules(&p8))
+            },
+            default_cycles: 3_000_000,
+        },
     ]
 }
+
+/// The `rate-rules` scenario's configuration: compressed periods, both triggers, and every
+/// extension rule on (spec 6.2, 0x150-0x158), cuts up to 1023/1024 (dec_gain 0).
+pub(crate) fn rate_rules(p: &Params) -> Config {
+    Config {
+        byte_en: true,
+        byte_threshold: 2_048,
+        // dec_gain 0: a cut can reach 1023/1024 of Rc, so NVIDIA's 50 % limit binds
+        dec_gain: 0,
+        ..compressed(p)
+    }
+    .with_rules((700_000_000, 400_000_000, 600, 512, true))
+}
+
+/// The values the `rate-rules` scenario writes to 0x158 in turn: (alpha_init, min_dec_fac,
+/// hai_mult) = (1023, 0, 0) the reset rules, (0, 2047, 1) no cut at all, (300, 1024, 1) no cut,
+/// (600, 512, 1) NVIDIA's 50 %.
+const RATE_RULES_CYCLE: [u32; 4] = [
+    1023,
+    2047 << 16 | 1 << 28,
+    300 | 1024 << 16 | 1 << 28,
+    600 | 512 << 16 | 1 << 28,
+];
 
 /// The scenarios `make cosim` runs, in order.
 pub fn default_suite() -> Vec<Scenario> {
@@ -233,6 +290,86 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), builtin().len(), "scenario names are unique");
+    }
+
+    /// The `rate-rules` scenario reaches every extension rule, on the model (the lockstep holds
+    /// the RTL to it): each counted decrease or increase writes a result that the reset rules would
+    /// not have written, for that rule alone.
+    #[test]
+    fn rate_rules_scenario_reaches_every_rule() {
+        use crate::stimulus::Bench;
+        use dcqcn_model::config::RuleFields;
+        use dcqcn_model::rate_inc::hyper_index;
+        use dcqcn_model::{rate_dec, rate_inc, Outputs, RateLimiter};
+        let sc = by_name("rate-rules").unwrap();
+        let p = sc.params();
+        let l = p.line_rate();
+        let mut bench = Bench::new(&sc.stimulus, &p, 11);
+        let mut m = RateLimiter::new(p);
+        let mut out = Outputs::default();
+        let off: RuleFields = (0, 0, 1023, 0, false);
+        // (rmax ceiling, first-CNP rate, min_dec_fac, alpha_init used by a first decrease, i x rhai)
+        let mut hits = [0u32; 5];
+        for _ in 0..1_200_000 {
+            let i = bench.next(&out);
+            let before = *m.state();
+            out = m.step(&i);
+            let ev = *m.events();
+            let cfg = before.regs.cfg;
+            let s = &before;
+            let (inc_t, inc_b) = (s.inc.t_stage, s.inc.b_stage);
+            let increased = inc_t != 0 || inc_b != 0;
+            if ev.dec_fire && !cfg.bypass && !i.rst {
+                let one = |r: RuleFields| {
+                    let c = cfg.with_rules(off).with_rules(r);
+                    rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, !s.active, &c, l)
+                };
+                let base = one(off);
+                let (rmax, first, ai, fac, hai) = (
+                    cfg.rmax,
+                    cfg.rate_first_cnp,
+                    cfg.alpha_init,
+                    cfg.min_dec_fac,
+                    cfg.hai_mult,
+                );
+                hits[0] += u32::from(one((rmax, 0, 1023, 0, false)) != base);
+                hits[1] += u32::from(one((0, first, 1023, 0, false)) != base);
+                hits[2] += u32::from(one((0, 0, 1023, fac, false)) != base);
+                hits[3] += u32::from(!s.active && s.alpha.alpha != 1023 && ai == s.alpha.alpha);
+                let _ = hai;
+            }
+            if let (Some(ph), false) = (ev.inc, cfg.bypass || i.rst) {
+                let (t_new, b_new) = (
+                    inc_t.saturating_add(u8::from(ev.timer_fire)),
+                    inc_b.saturating_add(u8::from(ev.byte_fire)),
+                );
+                let k = hyper_index(t_new, b_new, &cfg);
+                let c0 = cfg.with_rules(off);
+                let base = rate_inc::result(s.rc, s.rt, ph, k, &c0, l);
+                let ceil = rate_inc::result(
+                    s.rc,
+                    s.rt,
+                    ph,
+                    k,
+                    &c0.with_rules((cfg.rmax, 0, 1023, 0, false)),
+                    l,
+                );
+                let mult = rate_inc::result(
+                    s.rc,
+                    s.rt,
+                    ph,
+                    k,
+                    &c0.with_rules((0, 0, 1023, 0, cfg.hai_mult)),
+                    l,
+                );
+                hits[0] += u32::from(ceil != base);
+                hits[4] += u32::from(mult != base && k >= 2);
+            }
+        }
+        assert!(
+            hits.iter().all(|&h| h >= 3),
+            "rule hits (rmax, first CNP, min_dec_fac, alpha_init, i x rhai): {hits:?}"
+        );
     }
 
     #[test]

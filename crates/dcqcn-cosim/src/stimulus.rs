@@ -159,7 +159,17 @@ pub struct AxilSpec {
     pub bready_prob: f64,
     pub rready_prob: f64,
     pub periodic: Vec<PeriodicWrite>,
+    /// Random reads and writes of mapped words also target the extension rate-rule words
+    /// 0x150-0x158. Off in stimuli saved before those words existed (absent = false), so that
+    /// their random streams, and the golden sets made from them, stay as they were (except where
+    /// a draw of an unmapped word hit 0x150-0x158: that draw is repeated, see `random_addr`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rule_words: bool,
 }
+
+/// The extension rate-rule words (spec 6.2), drawn by random accesses only with
+/// [`AxilSpec::rule_words`].
+const RULE_WORDS: [u16; 3] = [regmap::RMAX, regmap::RATE_FIRST_CNP, regmap::RATE_RULES];
 
 impl AxilSpec {
     /// Program the configuration after each reset, nothing else.
@@ -172,6 +182,7 @@ impl AxilSpec {
             bready_prob: 1.0,
             rready_prob: 1.0,
             periodic: vec![],
+            rule_words: false,
         }
     }
 }
@@ -492,6 +503,9 @@ impl AxilMaster {
             }
             loop {
                 let a = (self.rng.range(0, 0x3FF) as u16) << 2;
+                // An unmapped word is unmapped in the map of this build: a draw of a mapped one
+                // (the rule words 0x150-0x158 included, whatever rule_words says) is drawn again,
+                // so that the access really gets DECERR.
                 if regmap::lookup(a).is_none() {
                     return a | self.rng.range(0, 3) as u16;
                 }
@@ -500,6 +514,7 @@ impl AxilMaster {
         let cands: Vec<u16> = MAP
             .iter()
             .filter(|m| !writable || m.2)
+            .filter(|m| self.spec.rule_words || !RULE_WORDS.contains(&m.0))
             .map(|m| m.0)
             .collect();
         cands[self.rng.range(0, cands.len() as u64 - 1) as usize]
@@ -532,6 +547,19 @@ impl AxilMaster {
             regmap::EXT_CTRL => r.range(0, 3) as u32 | (r.range(0, 1) as u32) << 8,
             regmap::BYTE_THRESHOLD => r.range(1, 200_000) as u32,
             regmap::CREDIT_CAP => r.range(0, 1 << 20) as u32,
+            regmap::RMAX | regmap::RATE_FIRST_CNP => {
+                if r.chance(0.3) {
+                    0
+                } else {
+                    r.range(1_000_000, 1_500_000_000) as u32
+                }
+            }
+            regmap::RATE_RULES => {
+                let alpha_init = r.range(0, 1023) as u32;
+                let fac = r.range(0, 1100) as u32;
+                let hai = r.range(0, 1) as u32;
+                alpha_init | fac << 16 | hai << 28
+            }
             _ => r.next_u64() as u32,
         };
         let strb = if self.rng.chance(0.9) {
@@ -794,6 +822,7 @@ mod tests {
                 bready_prob: 0.5,
                 rready_prob: 0.5,
                 periodic: vec![],
+                rule_words: false,
             },
             resets: ResetSpec {
                 initial_cycles: 4,

@@ -1064,6 +1064,7 @@ pub fn scenarios() -> Vec<SurfScenario> {
                     bready_prob: 0.6,
                     rready_prob: 0.6,
                     periodic: vec![],
+                    rule_words: false,
                 },
                 ..quiet()
             },

@@ -8,6 +8,12 @@
 //! inc_interval = "2ms"           # times: s, ms, us, ns or cycles at the clock ... or raw cycles
 //! clamp_tgt = true
 //! credit_cap = "1MiB"            # sizes: B, KB, MB, KiB, MiB ... or raw bytes
+//! rmax = "40Gbps"                 # extension rate rules (spec 6.2, 0x150-0x158): rates ...
+//! rate_first_cnp = "1Gbps"
+//! min_dec_fac = "50%"             # Q0.10: a percent, a fraction ("0.5") or the raw value (512)
+//! alpha_init = 1023
+//! hai_mult = true
+//! byte_threshold = "2097088B"     # NVIDIA rpg_byte_reset 32767 (64-byte units) x 64
 //! ```
 //!
 //! Values are read by the serde types of [`units`] ([`units::Rate`], [`units::Time`] ...); a
@@ -65,16 +71,18 @@ enum Kind {
     Size,
     Flag,
     Gain,
+    Q10,
     Raw,
 }
 
 fn kind(field: &str) -> Option<Kind> {
     Some(match field {
-        "rai" | "rhai" | "rmin" => Kind::Rate,
+        "rai" | "rhai" | "rmin" | "rmax" | "rate_first_cnp" => Kind::Rate,
         "inc_interval" | "dec_interval" | "alpha_interval" => Kind::Time,
         "byte_threshold" | "credit_cap" => Kind::Size,
-        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" => Kind::Flag,
+        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" | "hai_mult" => Kind::Flag,
         "g" => Kind::Gain,
+        "alpha_init" | "min_dec_fac" => Kind::Q10,
         "alpha_g" | "dec_gain" | "stage_threshold" => Kind::Raw,
         _ => return None,
     })
@@ -256,6 +264,7 @@ pub fn apply(
             Kind::Size => src.read_value::<units::Size>(value, name)?.bytes,
             Kind::Flag => u64::from(src.read_value::<units::Flag>(value, name)?.0),
             Kind::Gain => u64::from(src.read_value::<units::Gain>(value, name)?.alpha_g),
+            Kind::Q10 => src.read_value::<units::Q10>(value, name)?.0,
             Kind::Raw => src.read_value::<units::Count>(value, name)?.0,
         };
         let field = if name == "g" { "alpha_g" } else { name };
@@ -290,6 +299,11 @@ pub fn apply(
             "byte_en" => cfg.byte_en = v == 1,
             "byte_threshold" => cfg.byte_threshold = v as u32,
             "credit_cap" => cfg.credit_cap = v as u32,
+            "rmax" => cfg.rmax = v as u32,
+            "rate_first_cnp" => cfg.rate_first_cnp = v as u32,
+            "alpha_init" => cfg.alpha_init = v as u16,
+            "min_dec_fac" => cfg.min_dec_fac = v as u16,
+            "hai_mult" => cfg.hai_mult = v == 1,
             _ => unreachable!("kind() and FIELD_WIDTHS list the same fields"),
         }
     }
@@ -398,6 +412,43 @@ inc_interval = "2ms"
         );
         let e = parse("[registers]\nclamp_tgt = \"yes\"\n", "c.toml", &P).unwrap_err();
         assert!(e.to_string().contains("expected true or false"), "{e}");
+    }
+
+    /// The extension rate rules in human units (spec 6.2, 0x150-0x158), NVIDIA's names mapped.
+    #[test]
+    fn extension_rules_in_units() {
+        let c = parse(
+            "[registers]\nrmax = \"8Gbps\"\nrate_first_cnp = \"1Gbps\"\nmin_dec_fac = \"50%\"\n\
+             alpha_init = \"0.5\"\nhai_mult = true\nbyte_threshold = 2097088\n",
+            "c.toml",
+            &P,
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                c.rmax,
+                c.rate_first_cnp,
+                c.min_dec_fac,
+                c.alpha_init,
+                c.hai_mult
+            ),
+            (1_000_000_000, 125_000_000, 512, 512, true)
+        );
+        assert_eq!(c.byte_threshold, 32_767 * 64);
+        // alpha_init is 10 bits: 1.0 (1024) does not fit; min_dec_fac is 11 bits: 100 % does.
+        let e = parse("[registers]\nalpha_init = \"100%\"\n", "c.toml", &P).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`alpha_init`: 1024 does not fit the 10-bit field"),
+            "{e}"
+        );
+        let c = parse("[registers]\nmin_dec_fac = \"100%\"\n", "c.toml", &P).unwrap();
+        assert_eq!(c.min_dec_fac, 1024);
+        let e = parse("[registers]\nmin_dec_fac = 2048\n", "c.toml", &P).unwrap_err();
+        assert!(
+            e.to_string().contains("does not fit the 11-bit field"),
+            "{e}"
+        );
     }
 
     #[test]

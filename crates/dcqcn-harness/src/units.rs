@@ -194,6 +194,20 @@ pub fn alpha_g_from_gain(input: &str) -> Result<u16, UnitError> {
     Ok((1024 - g1024) as u16)
 }
 
+/// A Q0.10 fraction (`min_dec_fac`, `alpha_init`) from a percent (`50%`) or a fraction (`0.5`):
+/// round(1024 x), half up. The caller checks the field's width.
+pub fn q10_from_fraction(input: &str) -> Result<u64, UnitError> {
+    let (d, unit) = split(input)?;
+    match unit.as_str() {
+        "%" => scale(d, 1024, 100, input),
+        "" => scale(d, 1024, 1, input),
+        _ => Err(err(
+            input,
+            "expected a percent like `50%`, a fraction like `0.5`, or a raw Q0.10 integer",
+        )),
+    }
+}
+
 /// How a number is written in a file: a bare integer (in the field's base unit) or a string.
 enum Written {
     Int(i128),
@@ -320,6 +334,17 @@ impl<'de> Deserialize<'de> for Count {
     }
 }
 
+/// A Q0.10 fraction as written in a file: a raw integer (1024 = 1.0), or a string holding a
+/// percent or a fraction ([`q10_from_fraction`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Q10(pub u64);
+
+impl<'de> Deserialize<'de> for Q10 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Q10(Written::deserialize(d)?.value(q10_from_fraction)?))
+    }
+}
+
 /// The gain g as written in a file, a fraction string (`"1/256"`, `"0.00390625"`), as the
 /// register value alpha_g ([`alpha_g_from_gain`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,6 +400,19 @@ impl<'de> Deserialize<'de> for Flag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn q10_fractions() {
+        // NVIDIA rpg_min_dec_fac 50 % -> 512; 1 % -> round(10.24) = 10; 100 % -> 1024.
+        assert_eq!(q10_from_fraction("50%").unwrap(), 512);
+        assert_eq!(q10_from_fraction("1%").unwrap(), 10);
+        assert_eq!(q10_from_fraction("100%").unwrap(), 1024);
+        assert_eq!(q10_from_fraction("0.5").unwrap(), 512);
+        // round half up: 0.0004882812 x 1024 = 0.49999... -> 0; 3/2048 = 1.5/1024 -> 2
+        assert_eq!(q10_from_fraction("0.0004882812").unwrap(), 0);
+        assert_eq!(q10_from_fraction("0.00146484375").unwrap(), 2);
+        assert!(q10_from_fraction("50MB").is_err());
+    }
 
     #[test]
     fn issue_examples() {

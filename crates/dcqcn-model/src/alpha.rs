@@ -51,8 +51,11 @@ impl Alpha {
     pub fn quiet_cycles(&self, active: bool, cfg: &Config) -> u64 {
         if active {
             until_expired(u64::from(self.alpha_timer), u64::from(cfg.alpha_interval))
-        } else {
+        } else if self.alpha == cfg.alpha_init {
             u64::MAX
+        } else {
+            // Inactive, alpha takes alpha_init at the next edge (spec 4.3): not a quiet cycle.
+            0
         }
     }
 
@@ -86,20 +89,29 @@ impl Block for Alpha {
 
     #[inline(always)]
     fn next(&mut self, i: &AlphaIn, o: &AlphaOut, cfg: &Config, _: &Params) {
-        // spec 4.7: bypass holds the process in its reset state.
+        // spec 4.7: bypass holds the process in its reset state, alpha at its initial value.
         if cfg.bypass {
-            *self = Alpha::RESET;
+            *self = Alpha {
+                alpha: cfg.alpha_init,
+                ..Alpha::RESET
+            };
             return;
         }
-        // The first CNP after reset or bypass is not counted: alpha already holds its initial 1023.
+        // The first CNP after reset or bypass is not counted: alpha already holds its initial
+        // value.
         let pend = self.alpha_pending || (i.cnp_event && i.active);
-        if o.alpha_fire {
+        if !i.active {
+            // spec 4.3: inactive, alpha holds the initial value (the timer is held at 0).
+            self.alpha = cfg.alpha_init;
+            self.alpha_timer = 0;
+            self.alpha_pending = pend;
+        } else if o.alpha_fire {
             self.alpha = update(self.alpha, cfg.alpha_g, pend);
             self.alpha_timer = 0;
             self.alpha_pending = false;
         } else {
             // Not firing means timer + 1 < interval <= 0xFFFF: no wrap.
-            self.alpha_timer = if i.active { self.alpha_timer + 1 } else { 0 };
+            self.alpha_timer += 1;
             self.alpha_pending = pend;
         }
     }
@@ -168,6 +180,49 @@ mod tests {
         let o = Alpha::RESET.comb(&i, &c, &p);
         assert_eq!(o, AlphaOut::IDLE);
         assert_eq!(Alpha::RESET.after(&i, &o, &c, &p), Alpha::RESET);
+    }
+
+    /// spec 4.3 alpha_init: while inactive alpha takes the initial value at every edge (and in
+    /// bypass); once active it evolves from there.
+    #[test]
+    fn initial_alpha_while_inactive() {
+        let p = Params::DEFAULT;
+        let mut c = cfg(3);
+        c.alpha_init = 400;
+        let idle = AlphaIn {
+            active: false,
+            cnp_event: false,
+        };
+        let mut s = Alpha::RESET;
+        assert_eq!(s.quiet_cycles(false, &c), 0);
+        let o = s.comb(&idle, &c, &p);
+        s.next(&idle, &o, &c, &p);
+        assert_eq!(s.alpha, 400);
+        assert_eq!(s.quiet_cycles(false, &c), u64::MAX);
+        // Active, no CNP: at the third cycle alpha = floor((400 x 1020 + 512) / 1024) = 398.
+        let on = AlphaIn {
+            active: true,
+            cnp_event: false,
+        };
+        for _ in 0..3 {
+            let o = s.comb(&on, &c, &p);
+            s.next(&on, &o, &c, &p);
+        }
+        assert_eq!(s.alpha, 398);
+        // Bypass restores the initial value, not 1023.
+        let b = Config { bypass: true, ..c };
+        let o = s.comb(&on, &b, &p);
+        s.next(&on, &o, &b, &p);
+        assert_eq!((s.alpha, s.alpha_timer), (400, 0));
+        // An injected inactive alpha of 7 with the reset alpha_init goes back to 1023.
+        let r = cfg(3);
+        let mut t = Alpha {
+            alpha: 7,
+            ..Alpha::RESET
+        };
+        let o = t.comb(&idle, &r, &p);
+        t.next(&idle, &o, &r, &p);
+        assert_eq!(t.alpha, 1023);
     }
 
     #[test]

@@ -26,6 +26,45 @@ pub struct Config {
     pub byte_en: bool,
     pub byte_threshold: u32,
     pub credit_cap: u32,
+    /// Ceiling of the rates a decrease or increase writes, bytes/s: min(rmax, L); 0 = none
+    /// (spec 4.6). Absent from a saved file = reset value, and not written when at reset, so that
+    /// files saved before the extension registers read and write unchanged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rmax: u32,
+    /// Rc set by the first decrease after reset or bypass, bytes/s; 0 = off (spec 4.4).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rate_first_cnp: u32,
+    /// alpha while the reaction point is inactive, Q0.10 (10 bits; spec 4.3).
+    #[serde(
+        default = "alpha_init_reset",
+        skip_serializing_if = "is_alpha_init_reset"
+    )]
+    pub alpha_init: u16,
+    /// Smallest fraction of Rc a decrease keeps, Q0.10 (11 bits; 1024 and above: no cut; spec 4.4).
+    #[serde(default, skip_serializing_if = "is_zero16")]
+    pub min_dec_fac: u16,
+    /// Hyper increase adds i x rhai (i = smin - F) instead of rhai (spec 4.5).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hai_mult: bool,
+}
+
+/// Reset value of `alpha_init` (spec 6.2).
+pub const ALPHA_INIT_RESET: u16 = 1023;
+
+fn alpha_init_reset() -> u16 {
+    ALPHA_INIT_RESET
+}
+fn is_alpha_init_reset(v: &u16) -> bool {
+    *v == ALPHA_INIT_RESET
+}
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+fn is_zero16(v: &u16) -> bool {
+    *v == 0
+}
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 /// Width in bits of each field, for range checks of user input.
@@ -45,6 +84,11 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("byte_en", 1),
     ("byte_threshold", 32),
     ("credit_cap", 32),
+    ("rmax", 32),
+    ("rate_first_cnp", 32),
+    ("alpha_init", 10),
+    ("min_dec_fac", 11),
+    ("hai_mult", 1),
 ];
 
 /// The named configurations of spec 6.3.
@@ -81,7 +125,11 @@ fn cycles(p: &Params, num: u64, den: u64) -> u64 {
     (u64::from(p.clk_hz()) * num + den / 2) / den
 }
 
-/// The fields of a [`Config`] other than `bypass`, as random-configuration generators (proptest)
+/// The extension rate rules of a [`Config`] (words 0x150-0x158): `(rmax, rate_first_cnp,
+/// alpha_init, min_dec_fac, hai_mult)`.
+pub type RuleFields = (u32, u32, u16, u16, bool);
+
+/// The fields of a [`Config`] other than `bypass` and the extension rate rules, as random-configuration generators (proptest)
 /// produce them: `(alpha_g, dec_gain, stage_threshold, clamp_tgt, rai, rhai, rmin)` and
 /// `(inc_interval, dec_interval, alpha_interval, timer_en, byte_en, byte_threshold, credit_cap)`.
 pub type ConfigFields = (
@@ -122,6 +170,27 @@ impl Config {
             byte_en,
             byte_threshold,
             credit_cap,
+            rmax: 0,
+            rate_first_cnp: 0,
+            alpha_init: ALPHA_INIT_RESET,
+            min_dec_fac: 0,
+            hai_mult: false,
+        }
+    }
+
+    /// This configuration with the extension rate rules of 0x150-0x158 (spec 6.2):
+    /// `(rmax, rate_first_cnp, alpha_init, min_dec_fac, hai_mult)`.
+    pub fn with_rules(
+        self,
+        (rmax, rate_first_cnp, alpha_init, min_dec_fac, hai_mult): RuleFields,
+    ) -> Config {
+        Config {
+            rmax,
+            rate_first_cnp,
+            alpha_init,
+            min_dec_fac,
+            hai_mult,
+            ..self
         }
     }
 
@@ -129,7 +198,7 @@ impl Config {
     /// `(name, value, width)`: a configuration read from a file (a saved fuzz case) whose field
     /// types are wider than the register fields.
     pub fn out_of_range(&self) -> Option<(&'static str, u64, u32)> {
-        let values: [u64; 15] = [
+        let values: [u64; 20] = [
             self.alpha_g.into(),
             self.dec_gain.into(),
             self.stage_threshold.into(),
@@ -145,6 +214,11 @@ impl Config {
             self.byte_en.into(),
             self.byte_threshold.into(),
             self.credit_cap.into(),
+            self.rmax.into(),
+            self.rate_first_cnp.into(),
+            self.alpha_init.into(),
+            self.min_dec_fac.into(),
+            self.hai_mult.into(),
         ];
         FIELD_WIDTHS
             .iter()
@@ -171,6 +245,11 @@ impl Config {
             byte_en: false,
             byte_threshold: 10_000_000,
             credit_cap: 1 << 20,
+            rmax: 0,
+            rate_first_cnp: 0,
+            alpha_init: ALPHA_INIT_RESET,
+            min_dec_fac: 0,
+            hai_mult: false,
         }
     }
 
@@ -215,6 +294,34 @@ impl Config {
         u32::from(self.byte_en) << 1 | u32::from(self.timer_en)
     }
 
+    /// Word 0x158 (`rate_rules`).
+    pub fn word_rate_rules(&self) -> u32 {
+        let mut w = 0u32;
+        let b = w.view_bits_mut::<Lsb0>();
+        b[0..10].store_le(self.alpha_init);
+        b[16..27].store_le(self.min_dec_fac);
+        b.set(28, self.hai_mult);
+        w
+    }
+
+    /// Sets the fields of word 0x158 from a full word (reserved bits ignored).
+    pub fn set_word_rate_rules(&mut self, w: u32) {
+        let b = w.view_bits::<Lsb0>();
+        self.alpha_init = b[0..10].load_le();
+        self.min_dec_fac = b[16..27].load_le();
+        self.hai_mult = b[28];
+    }
+
+    /// spec 4.6: the ceiling of a rate a decrease or increase writes (`rmax`, 0 = none).
+    #[inline(always)]
+    pub fn ceil_rate(&self, x: u32, line_rate: u32) -> u32 {
+        if self.rmax == 0 {
+            x
+        } else {
+            x.min(self.rmax.min(line_rate))
+        }
+    }
+
     /// The full-strobe AXI4-Lite writes that program this configuration into a block that holds
     /// its reset values, in address order. Bypass is written last so traffic rules change once.
     pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
@@ -238,6 +345,17 @@ impl Config {
             r.byte_threshold,
         );
         push(regmap::CREDIT_CAP, self.credit_cap, r.credit_cap);
+        push(regmap::RMAX, self.rmax, r.rmax);
+        push(
+            regmap::RATE_FIRST_CNP,
+            self.rate_first_cnp,
+            r.rate_first_cnp,
+        );
+        push(
+            regmap::RATE_RULES,
+            self.word_rate_rules(),
+            r.word_rate_rules(),
+        );
         push(regmap::BYPASS, u32::from(self.bypass), u32::from(r.bypass));
         w
     }

@@ -321,6 +321,7 @@ impl RateLimiter {
             alpha: s.alpha.alpha,
             t_stage: s.inc.t_stage,
             b_stage: s.inc.b_stage,
+            active,
         };
         let dec = if QUIET {
             RateDecOut::IDLE

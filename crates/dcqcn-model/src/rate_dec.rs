@@ -23,6 +23,8 @@ pub struct RateDecIn {
     pub alpha: u16,
     pub t_stage: u8,
     pub b_stage: u8,
+    /// The reaction point is active (spec 4.2): a decrease while inactive is the first one.
+    pub active: bool,
 }
 
 /// The decrease process's outputs.
@@ -74,7 +76,15 @@ impl Block for RateDec {
             (self.dec_pending || i.cnp_event) && expired(self.dec_timer, cfg.dec_interval);
         let (rc_dec, rt_dec) = if dec_fire {
             let increased = i.t_stage != 0 || i.b_stage != 0;
-            result(i.rc, i.rt, i.alpha, increased, cfg, p.line_rate())
+            result(
+                i.rc,
+                i.rt,
+                i.alpha,
+                increased,
+                !i.active,
+                cfg,
+                p.line_rate(),
+            )
         } else {
             (i.rc, i.rt)
         };
@@ -103,20 +113,29 @@ impl Block for RateDec {
 }
 
 /// spec 4.4: the (Rc, Rt) written by a decrease. `increased` is `t_stage != 0 | b_stage != 0`
-/// before the decrease resets the stages; `line_rate` is L (Rmin is clamped to it).
+/// before the decrease resets the stages; `first` is `~active` (the first decrease since reset
+/// or bypass); `line_rate` is L (Rmin and Rmax are clamped to it).
 #[inline]
 pub fn result(
     rc: u32,
     rt: u32,
     alpha: u16,
     increased: bool,
+    first: bool,
     cfg: &Config,
     line_rate: u32,
 ) -> (u32, u32) {
     // 42-bit product, truncating shift of 10..25; alpha < 1024 so delta < rc.
     let delta = ((u64::from(rc) * u64::from(alpha)) >> (u32::from(cfg.dec_gain) + 10)) as u32;
-    let rc_dec = (rc - delta).max(cfg.rmin.min(line_rate));
-    let rt_dec = if cfg.clamp_tgt || increased { rc } else { rt };
+    // The share of Rc a decrease keeps: 43-bit product; min_dec_fac <= 1024 so keep <= rc.
+    let keep = ((u64::from(rc) * u64::from(cfg.min_dec_fac.min(1024))) >> 10) as u32;
+    let rc_cut = if first && cfg.rate_first_cnp != 0 {
+        cfg.rate_first_cnp.min(line_rate)
+    } else {
+        (rc - delta).max(keep)
+    };
+    let rc_dec = cfg.ceil_rate(rc_cut.max(cfg.rmin.min(line_rate)), line_rate);
+    let rt_dec = cfg.ceil_rate(if cfg.clamp_tgt || increased { rc } else { rt }, line_rate);
     (rc_dec, rt_dec)
 }
 
@@ -138,7 +157,7 @@ mod tests {
     #[test]
     fn first_cut_matches_spec_example() {
         assert_eq!(
-            result(L, L, 1023, false, &cfg(1, false, 10_000_000), L),
+            result(L, L, 1023, false, false, &cfg(1, false, 10_000_000), L),
             (625_610_352, L)
         );
     }
@@ -146,18 +165,102 @@ mod tests {
     #[test]
     fn floor_and_clamp() {
         assert_eq!(
-            result(L, L, 1023, false, &cfg(0, true, 800_000_000), L),
+            result(L, L, 1023, false, false, &cfg(0, true, 800_000_000), L),
             (800_000_000, L)
         );
         // Rmin above L is clamped to L.
-        assert_eq!(result(L / 2, L, 0, false, &cfg(0, false, u32::MAX), L).0, L);
+        assert_eq!(
+            result(L / 2, L, 0, false, false, &cfg(0, false, u32::MAX), L).0,
+            L
+        );
         // Stage non-zero clamps Rt to the pre-decrease Rc even with clamp_tgt = 0.
         assert_eq!(
-            result(1000, 5000, 1023, true, &cfg(15, false, 1), L),
+            result(1000, 5000, 1023, true, false, &cfg(15, false, 1), L),
             (1000, 1000)
         );
         // Rc = 1 never reaches 0.
-        assert_eq!(result(1, 1, 1023, false, &cfg(0, false, 1), L).0, 1);
+        assert_eq!(result(1, 1, 1023, false, false, &cfg(0, false, 1), L).0, 1);
+    }
+
+    /// spec 4.4 min_dec_fac, hand-computed: Rc = 1,000,000, alpha = 1023, dec_gain = 0 cuts
+    /// floor(1,000,000 x 1023 / 1024) = 999,023 (Rc 977); keep = floor(Rc x f / 1024).
+    #[test]
+    fn min_dec_fac_limits_the_cut() {
+        let mut c = cfg(0, false, 1);
+        let rc = 1_000_000;
+        assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 977);
+        // 512 (NVIDIA 50 %): keep floor(1,000,000 x 512 / 1024) = 500,000.
+        c.min_dec_fac = 512;
+        assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 500_000);
+        // A cut smaller than the limit is untouched: alpha = 100 cuts 97,656 -> 902,344.
+        assert_eq!(result(rc, L, 100, false, false, &c, L).0, 902_344);
+        // 1000: keep floor(1,000,000,000 / 1024) = 976,562.
+        c.min_dec_fac = 1000;
+        assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 976_562);
+        // 1024 and every value above (11-bit field): no cut at all.
+        for f in [1024, 1025, 2047] {
+            c.min_dec_fac = f;
+            assert_eq!(result(rc, L, 1023, false, false, &c, L).0, rc);
+        }
+        // 0: no limit (the reset rule); the floor rmin still applies after the limit.
+        c.min_dec_fac = 0;
+        c.rmin = 5_000;
+        assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 5_000);
+        c.min_dec_fac = 1;
+        // keep = floor(1,000,000 / 1024) = 976 < rmin 5,000
+        assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 5_000);
+    }
+
+    /// spec 4.4 rate_first_cnp: the first decrease (inactive) sets Rc = min(x, L), then rmin and
+    /// rmax; later decreases cut as usual; 0 is off.
+    #[test]
+    fn rate_on_first_cnp() {
+        let mut c = cfg(1, false, 10_000_000);
+        c.rate_first_cnp = 300_000_000;
+        assert_eq!(result(L, L, 1023, false, true, &c, L), (300_000_000, L));
+        // Not the first: the spec-example cut.
+        assert_eq!(result(L, L, 1023, false, false, &c, L).0, 625_610_352);
+        // Above L: L (no cut at all on the first CNP).
+        c.rate_first_cnp = u32::MAX;
+        assert_eq!(result(L, L, 1023, false, true, &c, L).0, L);
+        // Below rmin: rmin.
+        c.rate_first_cnp = 1;
+        assert_eq!(result(L, L, 1023, false, true, &c, L).0, 10_000_000);
+        // Off.
+        c.rate_first_cnp = 0;
+        assert_eq!(result(L, L, 1023, false, true, &c, L).0, 625_610_352);
+        // With a ceiling below it: the ceiling.
+        c.rate_first_cnp = 300_000_000;
+        c.rmax = 200_000_000;
+        assert_eq!(
+            result(L, L, 1023, false, true, &c, L),
+            (200_000_000, 200_000_000)
+        );
+    }
+
+    /// spec 4.6 rmax on a decrease: Rc and Rt written are at most min(rmax, L); it wins over rmin.
+    #[test]
+    fn rmax_ceils_the_decrease() {
+        let mut c = cfg(1, true, 10_000_000);
+        c.rmax = 400_000_000;
+        // cut to 625,610,352, ceiled to 400,000,000; Rt = old Rc = L, ceiled.
+        assert_eq!(
+            result(L, L, 1023, false, false, &c, L),
+            (400_000_000, 400_000_000)
+        );
+        // rmin above rmax: the ceiling wins.
+        c.rmin = 900_000_000;
+        assert_eq!(result(L, L, 1023, false, false, &c, L).0, 400_000_000);
+        // rmax above L behaves as L: an injected Rc above L is brought down to L.
+        c.rmax = u32::MAX;
+        c.rmin = 10_000_000;
+        assert_eq!(result(u32::MAX, u32::MAX, 0, false, false, &c, L), (L, L));
+        // rmax = 0: no ceiling (the reset rule), the injected Rc above L stays.
+        c.rmax = 0;
+        assert_eq!(
+            result(u32::MAX, u32::MAX, 0, false, false, &c, L),
+            (u32::MAX, u32::MAX)
+        );
     }
 
     #[test]

@@ -182,7 +182,8 @@ impl Block for RateInc {
             let (t_new, b_new) = self.new_stages(&o);
             let ph = phase(t_new, b_new, cfg);
             o.phase = Some(ph);
-            (o.rc_inc, o.rt_inc) = result(i.rc, i.rt, ph, cfg, p.line_rate());
+            let i_hai = hyper_index(t_new, b_new, cfg);
+            (o.rc_inc, o.rt_inc) = result(i.rc, i.rt, ph, i_hai, cfg, p.line_rate());
         }
         o
     }
@@ -208,14 +209,28 @@ impl Block for RateInc {
     }
 }
 
-/// spec 4.5: the DCQCN paper's phase rule on the new stage values.
-#[inline]
-pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
-    let (smax, smin) = match (cfg.timer_en, cfg.byte_en) {
+/// spec 4.5: (smax, smin) of the new stage values, by the enabled triggers.
+#[inline(always)]
+fn stage_span(t_new: u8, b_new: u8, cfg: &Config) -> (u8, u8) {
+    match (cfg.timer_en, cfg.byte_en) {
         (true, true) => (t_new.max(b_new), t_new.min(b_new)),
         (false, true) => (b_new, b_new),
         _ => (t_new, t_new),
-    };
+    }
+}
+
+/// spec 4.5: the hyper-increase index i = smin - F (1..255 in the hyper phase; 0 otherwise).
+#[inline]
+pub fn hyper_index(t_new: u8, b_new: u8, cfg: &Config) -> u8 {
+    stage_span(t_new, b_new, cfg)
+        .1
+        .saturating_sub(cfg.stage_threshold)
+}
+
+/// spec 4.5: the DCQCN paper's phase rule on the new stage values.
+#[inline]
+pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
+    let (smax, smin) = stage_span(t_new, b_new, cfg);
     let f = cfg.stage_threshold;
     if smax < f {
         Phase::FastRecovery
@@ -226,18 +241,36 @@ pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
     }
 }
 
-/// spec 4.5: the (Rc, Rt) written by an increase event; `line_rate` is L.
+/// spec 4.5: the (Rc, Rt) written by an increase event; `i_hai` is the hyper index
+/// ([`hyper_index`]), used with `hai_mult`; `line_rate` is L.
 #[inline]
-pub fn result(rc: u32, rt: u32, phase: Phase, cfg: &Config, line_rate: u32) -> (u32, u32) {
+pub fn result(
+    rc: u32,
+    rt: u32,
+    phase: Phase,
+    i_hai: u8,
+    cfg: &Config,
+    line_rate: u32,
+) -> (u32, u32) {
     let l = u64::from(line_rate);
-    let rt_inc = match phase {
+    // The hyper step: rhai, or i x rhai (40 bits); the sums are formed wide and clamped to L.
+    let hai = if cfg.hai_mult {
+        u64::from(i_hai) * u64::from(cfg.rhai)
+    } else {
+        u64::from(cfg.rhai)
+    };
+    let rt_up = match phase {
         Phase::FastRecovery => rt,
         Phase::Additive => (u64::from(rt) + u64::from(cfg.rai)).min(l) as u32,
-        Phase::Hyper => (u64::from(rt) + u64::from(cfg.rhai)).min(l) as u32,
+        Phase::Hyper => (u64::from(rt) + hai).min(l) as u32,
     };
+    let rt_inc = cfg.ceil_rate(rt_up, line_rate);
     // Average rounded toward the target, so Rc reaches Rt exactly.
     let up = u64::from(rc < rt_inc);
-    let rc_inc = ((u64::from(rc) + u64::from(rt_inc) + up) >> 1) as u32;
+    let rc_inc = cfg.ceil_rate(
+        ((u64::from(rc) + u64::from(rt_inc) + up) >> 1) as u32,
+        line_rate,
+    );
     (rc_inc, rt_inc)
 }
 
@@ -296,11 +329,11 @@ mod tests {
         let c = cfg(true, false, 5);
         let (mut rc, mut rt) = (625_610_352, L);
         for _ in 0..40 {
-            (rc, rt) = result(rc, rt, Phase::FastRecovery, &c, L);
+            (rc, rt) = result(rc, rt, Phase::FastRecovery, 0, &c, L);
         }
         assert_eq!((rc, rt), (L, L));
         // From above, it rounds down toward the target.
-        assert_eq!(result(11, 4, Phase::FastRecovery, &c, L), (7, 4));
+        assert_eq!(result(11, 4, Phase::FastRecovery, 0, &c, L), (7, 4));
     }
 
     #[test]
@@ -309,6 +342,63 @@ mod tests {
             rai: 0xFFFF_FFFB,
             ..cfg(true, false, 5)
         };
-        assert_eq!(result(L, 1_000_000_000, Phase::Additive, &c, L).1, L);
+        assert_eq!(result(L, 1_000_000_000, Phase::Additive, 0, &c, L).1, L);
+    }
+
+    /// spec 4.5 hai_mult, hand-computed: F = 5, timer only, stages 6, 7, 8 are hyper steps
+    /// i = 1, 2, 3; Rt += i x 12,000,000.
+    #[test]
+    fn hyper_steps_grow_with_i() {
+        let mut c = cfg(true, false, 5);
+        c.hai_mult = true;
+        assert_eq!(hyper_index(6, 0, &c), 1);
+        assert_eq!(hyper_index(8, 0, &c), 3);
+        assert_eq!(hyper_index(4, 0, &c), 0);
+        let rt = 100_000_000;
+        assert_eq!(
+            result(rt, rt, Phase::Hyper, 1, &c, L),
+            (106_000_000, 112_000_000)
+        );
+        assert_eq!(
+            result(rt, rt, Phase::Hyper, 3, &c, L),
+            (118_000_000, 136_000_000)
+        );
+        // Rc averages toward the new target: (50,000,000 + 136,000,000) / 2.
+        assert_eq!(
+            result(50_000_000, rt, Phase::Hyper, 3, &c, L),
+            (93_000_000, 136_000_000)
+        );
+        // Constant form ignores i.
+        c.hai_mult = false;
+        assert_eq!(result(rt, rt, Phase::Hyper, 3, &c, L).1, 112_000_000);
+        // Both triggers: i = min(T, BC) - F = min(9, 7) - 5 = 2.
+        let mut b = cfg(true, true, 5);
+        b.hai_mult = true;
+        assert_eq!(hyper_index(9, 7, &b), 2);
+        // i x rhai beyond 32 bits: 255 x 0xFFFF_FFFF clamps at L.
+        b.rhai = u32::MAX;
+        assert_eq!(result(0, 0, Phase::Hyper, 255, &b, L), (L / 2, L));
+    }
+
+    /// spec 4.6 rmax on an increase: Rt and Rc are ceiled after the average.
+    #[test]
+    fn rmax_ceils_the_increase() {
+        let mut c = cfg(true, false, 5);
+        c.rmax = 500_000_000;
+        // Additive: Rt 498,000,000 + 6,000,000 -> 504,000,000 -> 500,000,000; Rc (400M + 500M) / 2.
+        assert_eq!(
+            result(400_000_000, 498_000_000, Phase::Additive, 0, &c, L),
+            (450_000_000, 500_000_000)
+        );
+        // Fast recovery with Rt above the ceiling (rmax written later): Rt and Rc come down.
+        assert_eq!(
+            result(L, L, Phase::FastRecovery, 0, &c, L),
+            (500_000_000, 500_000_000)
+        );
+        // rmax above L behaves as L: Rt L - 1 + 12,000,000 clamps at L, Rc (2L - 1) / 2 = L - 1.
+        c.rmax = u32::MAX;
+        assert_eq!(result(L - 2, L - 1, Phase::Hyper, 1, &c, L), (L - 1, L));
+        // and brings an injected Rc above L down to L.
+        assert_eq!(result(u32::MAX, L, Phase::FastRecovery, 0, &c, L), (L, L));
     }
 }

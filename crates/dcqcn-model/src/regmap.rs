@@ -31,6 +31,9 @@ pub const CNT_STALL: u16 = 0x13C;
 pub const CNT_BYTES_LO: u16 = 0x140;
 pub const CNT_BYTES_HI: u16 = 0x144;
 pub const STATUS: u16 = 0x148;
+pub const RMAX: u16 = 0x150;
+pub const RATE_FIRST_CNP: u16 = 0x154;
+pub const RATE_RULES: u16 = 0x158;
 
 /// Every mapped word, with its name and whether it accepts writes.
 pub const MAP: &[(u16, &str, bool)] = &[
@@ -62,6 +65,9 @@ pub const MAP: &[(u16, &str, bool)] = &[
     (CNT_BYTES_LO, "cnt_bytes_lo", false),
     (CNT_BYTES_HI, "cnt_bytes_hi", false),
     (STATUS, "status", false),
+    (RMAX, "rmax", true),
+    (RATE_FIRST_CNP, "rate_first_cnp", true),
+    (RATE_RULES, "rate_rules", true),
 ];
 
 /// How software may access a field.
@@ -431,6 +437,46 @@ pub const FIELDS: &[Field] = &[
         lsb: 18,
         width: 1,
         access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: RMAX,
+        name: "rmax",
+        lsb: 0,
+        width: 32,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: RATE_FIRST_CNP,
+        name: "rate_first_cnp",
+        lsb: 0,
+        width: 32,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: RATE_RULES,
+        name: "alpha_init",
+        lsb: 0,
+        width: 10,
+        access: Access::ReadWrite,
+        reset: 1023,
+    },
+    Field {
+        word: RATE_RULES,
+        name: "min_dec_fac",
+        lsb: 16,
+        width: 11,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: RATE_RULES,
+        name: "hai_mult",
+        lsb: 28,
+        width: 1,
+        access: Access::ReadWrite,
         reset: 0,
     },
 ];

@@ -164,6 +164,9 @@ impl Regs {
             regmap::EXT_CTRL => c.word_ext_ctrl(),
             regmap::BYTE_THRESHOLD => c.byte_threshold,
             regmap::CREDIT_CAP => c.credit_cap,
+            regmap::RMAX => c.rmax,
+            regmap::RATE_FIRST_CNP => c.rate_first_cnp,
+            regmap::RATE_RULES => c.word_rate_rules(),
             regmap::ID => 0xDCC1_0100 | p.data_bytes(),
             regmap::CREDIT_BYTES => (m.credit >> 16) as u32,
             regmap::CREDIT_FRAC => (m.credit & 0xFFFF) as u32,
@@ -224,6 +227,9 @@ impl Regs {
             }
             regmap::BYTE_THRESHOLD => cfg.byte_threshold = merge(cfg.byte_threshold),
             regmap::CREDIT_CAP => cfg.credit_cap = merge(cfg.credit_cap),
+            regmap::RMAX => cfg.rmax = merge(cfg.rmax),
+            regmap::RATE_FIRST_CNP => cfg.rate_first_cnp = merge(cfg.rate_first_cnp),
+            regmap::RATE_RULES => cfg.set_word_rate_rules(merge(cfg.word_rate_rules())),
             // Read-only and unmapped words.
             _ => return (RESP_DECERR, fx),
         }
@@ -382,6 +388,44 @@ mod tests {
             (0xCAFE, RESP_OKAY)
         );
         assert_eq!(regs.read(0x1004, &mon, &p), (0x1234_5678, RESP_OKAY));
+    }
+
+    /// spec 6.2, 0x158: fields at [9:0], [26:16], [28]; the other bits read 0; byte lanes merge.
+    #[test]
+    fn rate_rules_word_fields_and_lanes() {
+        let p = Params::DEFAULT;
+        let mut c = Config::reset(&p);
+        assert_eq!(c.word_rate_rules(), 0x0000_03FF);
+        assert_eq!(
+            Regs::write(&mut c, regmap::RATE_RULES, 0xFFFF_FFFF, 0xF).0,
+            RESP_OKAY
+        );
+        assert_eq!(
+            (c.alpha_init, c.min_dec_fac, c.hai_mult),
+            (1023, 2047, true)
+        );
+        assert_eq!(c.word_rate_rules(), 0x17FF_03FF);
+        // Lane 2 only: min_dec_fac[7:0] = 0x00, the rest kept.
+        Regs::write(&mut c, regmap::RATE_RULES, 0, 0b0100);
+        assert_eq!(
+            (c.alpha_init, c.min_dec_fac, c.hai_mult),
+            (1023, 0x700, true)
+        );
+        // Lane 0 only: alpha_init[7:0].
+        Regs::write(&mut c, regmap::RATE_RULES, 0x0000_0012, 0b0001);
+        assert_eq!(c.alpha_init, 0x312);
+        let regs = Regs {
+            cfg: c,
+            ..Regs::reset(&p)
+        };
+        let m = Monitors::default();
+        assert_eq!(
+            regs.read(regmap::RATE_RULES, &m, &p),
+            (0x1700_0312, RESP_OKAY)
+        );
+        Regs::write(&mut c, regmap::RMAX, 0x1234_5678, 0b0011);
+        Regs::write(&mut c, regmap::RATE_FIRST_CNP, 0x8765_4321, 0xF);
+        assert_eq!((c.rmax, c.rate_first_cnp), (0x5678, 0x8765_4321));
     }
 
     #[test]

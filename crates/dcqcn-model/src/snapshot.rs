@@ -182,7 +182,21 @@ snapshot! {
         cnt_bytes: u64, 64, Bytes;
         bytes_hi: u32, 32, Hex;
     }
+    // The extension rate rules (0x150-0x158), after every field of golden format 1, which holds
+    // the first [`GOLDEN_V1_FIELDS`] fields.
+    "regs" {
+        cfg_rmax: u32, 32, BytesPerS;
+        cfg_rate_first_cnp: u32, 32, BytesPerS;
+        cfg_alpha_init: u16, 10, Q10;
+        cfg_min_dec_fac: u16, 11, Q10;
+        cfg_hai_mult: bool, 1, Flag;
+    }
 }
+
+/// How many leading fields of [`FIELDS`] golden format version 1 holds (docs/golden-format.md):
+/// every field up to `bytes_hi`. The extension rate rules that follow are compared by the
+/// lockstep; a golden set's testbench sees them through the register file only.
+pub const GOLDEN_V1_FIELDS: usize = 56;
 
 impl Snapshot {
     /// The model's record: `out` of the cycle and `s`, the registers after its edge.
@@ -246,6 +260,11 @@ impl Snapshot {
             cnt_stall: n.cnt_stall,
             cnt_bytes: n.cnt_bytes,
             bytes_hi: n.bytes_hi,
+            cfg_rmax: c.rmax,
+            cfg_rate_first_cnp: c.rate_first_cnp,
+            cfg_alpha_init: c.alpha_init,
+            cfg_min_dec_fac: c.min_dec_fac,
+            cfg_hai_mult: c.hai_mult,
         }
     }
 
@@ -350,6 +369,12 @@ mod tests {
         let c = crate::Config::reset(&Params::DEFAULT);
         let s = RateLimiter::new(Params::DEFAULT).snapshot(&Default::default());
         assert_eq!((s.cfg_alpha_g, s.cfg_credit_cap), (c.alpha_g, c.credit_cap));
+    }
+
+    #[test]
+    fn golden_v1_fields_end_at_bytes_hi() {
+        assert_eq!(FIELDS[GOLDEN_V1_FIELDS - 1].name, "bytes_hi");
+        assert_eq!(FIELDS[GOLDEN_V1_FIELDS].name, "cfg_rmax");
     }
 
     #[test]

@@ -71,10 +71,37 @@ proptest! {
     ) {
         let rmin_eff = rmin.min(L);
         let cfg = Config { dec_gain: gain, clamp_tgt: clamp, rmin, ..Config::reset(&Params::DEFAULT) };
-        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, &cfg, L);
+        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, false, &cfg, L);
         prop_assert!(rc2 <= L && rc2 >= rmin_eff);
         prop_assert!(rc2 <= rc.max(rmin_eff));
         prop_assert_eq!(rt2, if clamp || inc { rc } else { rt });
+    }
+
+    /// The extension rules (spec 4.4, 4.6): a decrease keeps at least the min_dec_fac share (or
+    /// the floor), sets the first-CNP rate when enabled, and never writes above the ceiling.
+    #[test]
+    fn decrease_respects_the_extension_rules(
+        rc in 1u32..=L, rt in 0u32..=L, alpha in 0u16..1024, gain in 0u8..16, rmin in any::<u32>(),
+        rmax in any::<u32>(), fac in 0u16..2048, first_rate in any::<u32>(), first in any::<bool>(),
+        inc in any::<bool>()
+    ) {
+        let cfg = Config {
+            dec_gain: gain, rmin, rmax, min_dec_fac: fac, rate_first_cnp: first_rate,
+            ..Config::reset(&Params::DEFAULT)
+        };
+        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, first, &cfg, L);
+        let top = if rmax == 0 { L } else { rmax.min(L) };
+        // without a ceiling Rt is the old Rc or Rt, as before
+        let rt_top = if rmax == 0 { rt.max(rc) } else { top };
+        prop_assert!(rc2 <= top && rt2 <= rt_top);
+        let floor = rmin.min(L);
+        if first && first_rate != 0 {
+            prop_assert_eq!(rc2, first_rate.min(L).max(floor).min(top));
+        } else {
+            let keep = ((u64::from(rc) * u64::from(fac.min(1024))) >> 10) as u32;
+            prop_assert!(rc2 >= keep.max(floor).min(top));
+            prop_assert!(rc2 <= rc.max(floor).min(top));
+        }
     }
 
     #[test]
@@ -82,13 +109,13 @@ proptest! {
         rc in 0u32..=L, rt in 0u32..=L, ph in phase(), rai in any::<u32>(), rhai in any::<u32>()
     ) {
         let cfg = Config { rai, rhai, ..Config::reset(&Params::DEFAULT) };
-        let (rc2, rt2) = rate_inc::result(rc, rt, ph, &cfg, L);
+        let (rc2, rt2) = rate_inc::result(rc, rt, ph, 1, &cfg, L);
         prop_assert!(rt2 <= L && rt2 >= rt);
         prop_assert!(rc2 >= rc.min(rt2) && rc2 <= rc.max(rt2));
         // Repeated fast recovery reaches the target exactly (no L - 1 plateau).
         let (mut a, mut b) = (rc2, rt2);
         for _ in 0..40 {
-            (a, b) = rate_inc::result(a, b, Phase::FastRecovery, &cfg, L);
+            (a, b) = rate_inc::result(a, b, Phase::FastRecovery, 0, &cfg, L);
         }
         prop_assert_eq!(a, b);
     }

@@ -30,8 +30,20 @@ fn config() -> impl Strategy<Value = Config> {
             ),
         ),
         prop_oneof![3 => Just(false), 2 => Just(true)],
+        // the extension rate rules (spec 6.2, 0x150-0x158), at their reset values in 1 case of
+        // 2; alpha_init matters while inactive
+        prop_oneof![
+            Just((0u32, 0u32, 1023u16, 0u16, false)),
+            (
+                prop_oneof![Just(0u32), any::<u32>()],
+                prop_oneof![Just(0u32), any::<u32>()],
+                prop_oneof![Just(1023u16), 0u16..1024],
+                0u16..2048,
+                any::<bool>(),
+            ),
+        ],
     )
-        .prop_map(|(f, bypass)| Config::from_fields(f, bypass))
+        .prop_map(|(f, bypass, rules)| Config::from_fields(f, bypass).with_rules(rules))
 }
 
 /// One cycle's inputs, from a compact description: traffic valid, downstream ready, CNP level,

@@ -301,7 +301,7 @@ fn record_name(name: &str) -> &str {
 
 fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let values: [u64; 15] = [
+    let values: [u64; 20] = [
         c.alpha_g.into(),
         c.dec_gain.into(),
         c.stage_threshold.into(),
@@ -317,6 +317,11 @@ fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>>
         c.byte_en.into(),
         c.byte_threshold.into(),
         c.credit_cap.into(),
+        c.rmax.into(),
+        c.rate_first_cnp.into(),
+        c.alpha_init.into(),
+        c.min_dec_fac.into(),
+        c.hai_mult.into(),
     ];
     for ((name, _), v) in FIELD_WIDTHS.iter().zip(values) {
         d.set_item(*name, v)?;

@@ -8,7 +8,7 @@
 
 use super::{at, GoldenError};
 use crate::wide::{wide_add, wide_mask, wide_sub, Wide};
-use dcqcn_model::snapshot::{FieldValue, FIELDS};
+use dcqcn_model::snapshot::{FieldValue, FIELDS, GOLDEN_V1_FIELDS};
 use dcqcn_model::{Inputs, Params, Snapshot, DATA_WORDS};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -93,7 +93,8 @@ const INPUTS: &[(&str, u32)] = &[
 ];
 
 /// The fields of format version 1 for `data_bytes`-byte beats: inputs, then the snapshot's
-/// outputs and registers in [`FIELDS`] order.
+/// outputs and registers in [`FIELDS`] order, up to `bytes_hi` ([`GOLDEN_V1_FIELDS`]; the
+/// extension rate rules after it are not in format 1).
 pub fn fields(data_bytes: u32) -> Vec<GField> {
     let data_width = |name: &str, w: u32| match (name, w) {
         ("s_axis_tdata", 0) => 8 * data_bytes,
@@ -107,7 +108,7 @@ pub fn fields(data_bytes: u32) -> Vec<GField> {
             dir: Dir::In,
             width: data_width(name, w),
         })
-        .chain(FIELDS.iter().map(|f| GField {
+        .chain(FIELDS[..GOLDEN_V1_FIELDS].iter().map(|f| GField {
             name: f.name,
             dir: if f.block == "out" { Dir::Out } else { Dir::St },
             width: f.bits(data_bytes),
@@ -181,7 +182,7 @@ pub fn cycle_values(i: &Inputs, snap: &Snapshot, data_bytes: u32) -> Vec<Val> {
     ];
     let f = fields(data_bytes);
     ins.into_iter()
-        .chain((0..FIELDS.len()).map(|n| match snap.value(n) {
+        .chain((0..GOLDEN_V1_FIELDS).map(|n| match snap.value(n) {
             FieldValue::Scalar(x) => scalar(x),
             FieldValue::Wide(w) => w,
         }))

@@ -91,6 +91,11 @@ class State(TypedDict):
     cnt_stall: int
     cnt_bytes: int
     bytes_hi: int
+    cfg_rmax: int
+    cfg_rate_first_cnp: int
+    cfg_alpha_init: int
+    cfg_min_dec_fac: int
+    cfg_hai_mult: int
     m_valid: int
     m_data: int
     m_keep: int
@@ -120,6 +125,11 @@ class Config(TypedDict):
     byte_en: int
     byte_threshold: int
     credit_cap: int
+    rmax: int
+    rate_first_cnp: int
+    alpha_init: int
+    min_dec_fac: int
+    hai_mult: int
 
 
 class Events(TypedDict):
