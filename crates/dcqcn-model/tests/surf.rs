@@ -2022,6 +2022,41 @@ fn our_fields_without_an_upstream_register_are_refused() {
             },
             "credit_cap",
         ),
+        (
+            Config {
+                rmax: 1_000_000_000,
+                ..base
+            },
+            "rmax",
+        ),
+        (
+            Config {
+                rate_first_cnp: 1,
+                ..base
+            },
+            "rate_first_cnp",
+        ),
+        (
+            Config {
+                alpha_init: 512,
+                ..base
+            },
+            "alpha_init",
+        ),
+        (
+            Config {
+                min_dec_fac: 512,
+                ..base
+            },
+            "min_dec_fac",
+        ),
+        (
+            Config {
+                hai_mult: true,
+                ..base
+            },
+            "hai_mult",
+        ),
     ] {
         assert_eq!(SurfConfig::from_ours(&cfg).unwrap_err().field, field);
     }

@@ -258,7 +258,9 @@ impl SurfConfig {
     /// quantities at the same widths and units (spec 6.1 against upstream's map), so they copy;
     /// our fields upstream lacks must keep the value upstream behaves as: `timer_en` on (its
     /// increase timer always runs), `byte_en` off (it has no byte counter), `credit_cap` 2^20
-    /// bytes (its bucket cap, `datapath::BUCKET_CAP`). `byte_threshold` is then unused.
+    /// bytes (its bucket cap, `datapath::BUCKET_CAP`), and the rate-rule extensions off (`rmax`,
+    /// `rate_first_cnp`, `min_dec_fac` 0, `alpha_init` 1023, `hai_mult` off). `byte_threshold` is
+    /// then unused.
     pub fn from_ours(c: &Config) -> Result<SurfConfig, NoUpstreamField> {
         if !c.timer_en {
             return Err(NoUpstreamField {
@@ -277,6 +279,33 @@ impl SurfConfig {
                 field: "credit_cap",
                 upstream: "its token bucket is capped at 1048576 bytes",
             });
+        }
+        // Our rate-rule extensions (spec 4.3-4.6), off at their reset values.
+        let rules = [
+            (
+                c.rmax != 0,
+                "rmax",
+                "its rates are capped by the line rate only",
+            ),
+            (
+                c.rate_first_cnp != 0,
+                "rate_first_cnp",
+                "its first decrease cuts by alpha like every other",
+            ),
+            (
+                c.alpha_init != crate::config::ALPHA_INIT_RESET,
+                "alpha_init",
+                "its alpha starts at 1023",
+            ),
+            (
+                c.min_dec_fac != 0,
+                "min_dec_fac",
+                "its decrease has no floor factor",
+            ),
+            (c.hai_mult, "hai_mult", "its hyper increase adds R_HAI once"),
+        ];
+        if let Some(&(_, field, upstream)) = rules.iter().find(|r| r.0) {
+            return Err(NoUpstreamField { field, upstream });
         }
         Ok(SurfConfig {
             alpha_g: c.alpha_g,
