@@ -174,6 +174,22 @@ def drop_terms(code, op_re):
     return out
 
 
+def seq_assignments(lines, lo, hi):
+    """The non-blocking assignments of an always_ff block (lines lo..hi), each as (line, in_reset,
+    match of `<indent><reg><space><= <rhs>;`): in_reset is True inside `if (rst) begin`, False
+    after `end else begin`, None before either."""
+    in_reset = None
+    for i in range(lo, hi):
+        code = lines[i].split("//")[0]
+        if re.match(r"\s*if \(rst\) begin", code):
+            in_reset = True
+        elif re.match(r"\s*end else begin", code):
+            in_reset = False
+        a = re.match(r"^(\s*)(\w+)(\s*)<=\s*(.+?);\s*$", code)
+        if a:
+            yield i, in_reset, a
+
+
 def candidates(path):
     text = path.read_text()
     lines = text.split("\n")
@@ -240,26 +256,9 @@ def candidates(path):
                         break
     # Sequential blocks: `if (rst) begin <reset values> end else begin <x <= x_d> end`.
     for lo, hi in block_ranges(lines, "always_ff"):
-        body = [(i, lines[i].split("//")[0]) for i in range(lo, hi)]
-        in_reset = None
-        next_of = {}
-        for i, code in body:
-            if re.match(r"\s*if \(rst\) begin", code):
-                in_reset = True
-            elif re.match(r"\s*end else begin", code):
-                in_reset = False
-            a = re.match(r"^(\s*)(\w+)(\s*)<=\s*(.+?);\s*$", code)
-            if a and in_reset is False:
-                next_of[a.group(2)] = a.group(4)
-        in_reset = None
-        for i, code in body:
-            if re.match(r"\s*if \(rst\) begin", code):
-                in_reset = True
-            elif re.match(r"\s*end else begin", code):
-                in_reset = False
-            a = re.match(r"^(\s*)(\w+)(\s*)<=\s*(.+?);\s*$", code)
-            if not a:
-                continue
+        assigns = list(seq_assignments(lines, lo, hi))
+        next_of = {a.group(2): a.group(4) for _, in_reset, a in assigns if in_reset is False}
+        for i, in_reset, a in assigns:
             ind, reg, sp, rhs = a.groups()
             if in_reset:
                 # reset value changed (spec 6.2 / the block's reset state)
