@@ -440,6 +440,11 @@ fn figure(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> Figure {
             .collect()
     };
     let capacity = capacity_gbps(cfg);
+    let fair_share = (
+        capacity / cfg.flows.len().max(1) as f64,
+        RED,
+        "fair share".to_string(),
+    );
     let mut agg = Panel {
         title: "aggregate payload throughput at the server".into(),
         xlabel: "time (s)".into(),
@@ -451,11 +456,7 @@ fn figure(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> Figure {
         title: "per-flow throughput per sample: min, median, max".into(),
         xlabel: "time (s)".into(),
         ylabel: "throughput (Gb/s)".into(),
-        hlines: vec![(
-            capacity / cfg.flows.len().max(1) as f64,
-            RED,
-            "fair share".into(),
-        )],
+        hlines: vec![fair_share.clone()],
         ..Panel::default()
     };
     let mut queue = Panel {
@@ -468,11 +469,7 @@ fn figure(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> Figure {
         title: "per-flow mean over the second half, flows ranked".into(),
         xlabel: "flow rank".into(),
         ylabel: "throughput (Gb/s)".into(),
-        hlines: vec![(
-            capacity / cfg.flows.len().max(1) as f64,
-            RED,
-            "fair share".into(),
-        )],
+        hlines: vec![fair_share.clone()],
         ..Panel::default()
     };
     let nleaf = cfg.leaves.len();
