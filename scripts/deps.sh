@@ -11,6 +11,10 @@ command -v verilator >/dev/null || need+=(verilator)
 command -v yosys >/dev/null || need+=(yosys)
 command -v iverilog >/dev/null || need+=(iverilog)
 command -v ghdl >/dev/null || need+=(ghdl)
+# GHDL's mcode back end is the one `ghdl` must run (lint, --synth, the VHDL lockstep build): with only
+# the LLVM back end installed, `ghdl -a` of the cosim wrapper's external names is an internal error
+# in GHDL 2.0, and Debian's `ghdl` package is satisfied by either back end
+command -v ghdl-mcode >/dev/null || need+=(ghdl-mcode)
 # GHDL's LLVM back end: the golden replays on GHDL run about 3x faster than on mcode (testbench/vhdl/run.sh)
 command -v ghdl-llvm >/dev/null || need+=(ghdl-llvm)
 command -v python3 >/dev/null || need+=(python3)
