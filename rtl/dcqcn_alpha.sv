@@ -15,7 +15,7 @@ module dcqcn_alpha (
     input  wire logic        active,
 
     /* Configuration */
-    input  wire logic        cfg_bypass,
+    input  wire logic        rp_hold,  // bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     input  wire logic [9:0]  cfg_alpha_g,         // G = 1 - g, Q0.10
     input  wire logic [15:0] cfg_alpha_interval,  // cycles
     input  wire logic [9:0]  cfg_alpha_init,      // alpha while inactive, Q0.10
@@ -46,7 +46,7 @@ module dcqcn_alpha (
     logic [9:0]  alpha_new;
 
     always_comb begin
-        // spec 4.3: the first CNP after reset/bypass is not counted (alpha already holds its initial value)
+        // spec 4.3: the first CNP after reset/hold is not counted (alpha already holds its initial value)
         cnp_alpha = cnp_event & active;
         pend      = alpha_pending | cnp_alpha;
 
@@ -66,8 +66,8 @@ module dcqcn_alpha (
             alpha_new = alpha_s;
         end
 
-        // spec 4.3, 4.7: bypass and inactivity hold alpha at its initial value
-        if (cfg_bypass || !active) begin
+        // spec 4.3, 4.7, 4.9: a held reaction point and inactivity hold alpha at its initial value
+        if (rp_hold || !active) begin
             alpha_d = cfg_alpha_init;
         end else if (alpha_fire) begin
             alpha_d = alpha_new;
@@ -76,14 +76,14 @@ module dcqcn_alpha (
         end
 
         // spec 4.2: timer held at 0 while inactive; not re-phased by CNPs
-        if (cfg_bypass || !active || alpha_fire) begin
+        if (rp_hold || !active || alpha_fire) begin
             alpha_timer_d = 16'd0;
         end else begin
             alpha_timer_d = alpha_timer + 16'd1;
         end
 
         // spec 4.3: a CNP in the firing cycle counts for this update (set wins, then consumed)
-        alpha_pending_d = ~cfg_bypass & pend & ~alpha_fire;
+        alpha_pending_d = ~rp_hold & pend & ~alpha_fire;
     end
 
     always_ff @(posedge clk) begin

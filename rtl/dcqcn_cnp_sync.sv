@@ -14,10 +14,10 @@ module dcqcn_cnp_sync (
     input  wire logic cnp,
 
     /* Configuration */
-    input  wire logic cfg_bypass,
+    input  wire logic rp_hold,  // bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
 
     /* Events (combinational, from this cycle's registers) */
-    output logic      cnp_edge,   // counted by the CNP counters even in bypass (spec 6.2)
+    output logic      cnp_edge,   // counted by the CNP counters even while held (spec 6.2)
     output logic      cnp_event   // drives the reaction point
 );
 
@@ -35,9 +35,9 @@ module dcqcn_cnp_sync (
         cnp_sync_d = cnp_meta;
         cnp_prev_d = cnp_sync;
 
-        // spec 4.1: only rising edges count; bypass ignores CNPs (spec 4.7)
+        // spec 4.1: only rising edges count; a held reaction point ignores CNPs (spec 4.7, 4.9)
         cnp_edge  = cnp_sync & ~cnp_prev;
-        cnp_event = cnp_edge & ~cfg_bypass;
+        cnp_event = cnp_edge & ~rp_hold;
     end
 
     always_ff @(posedge clk) begin

@@ -32,7 +32,8 @@ module dcqcn_credit_gate #(
 
     /* Rate and configuration */
     input  wire logic [31:0]             rc,              // bytes/s
-    input  wire logic                    cfg_bypass,
+    input  wire logic                    ungated,         // bypass or scheme bit 1 (spec 4.9)
+    input  wire logic                    cfg_gate_mask,   // 1: no beat is accepted (spec 4.9)
     input  wire logic [31:0]             cfg_credit_cap,  // bytes
 
     /* Events for the counters (spec 6.2) */
@@ -101,8 +102,9 @@ module dcqcn_credit_gate #(
             bytes = bytes + {6'd0, s_axis_tkeep[i]};
         end
 
-        // spec 5.3: tkeep-aware gate; bypass passes ungated (spec 4.7)
-        beat_ok       = cfg_bypass | (credit >= {25'd0, bytes, 16'd0});
+        // spec 5.3: tkeep-aware gate; bypass and the unthrottled schemes pass ungated, the gate
+        // mask blocks in every scheme (spec 4.7, 4.9)
+        beat_ok       = ~cfg_gate_mask & (ungated | (credit >= {25'd0, bytes, 16'd0}));
         s_axis_tready = ~rst & (~m_valid | m_axis_tready) & beat_ok;
         load          = s_axis_tvalid & s_axis_tready;
         bytes_in      = load ? bytes : 7'd0;
@@ -116,7 +118,7 @@ module dcqcn_credit_gate #(
         // load implies credit covers the beat, so this never underflows (spec 5.2)
         credit_left = credit - {25'd0, bytes_in, 16'd0};
         credit_sum  = {1'b0, credit_left} + {17'd0, bpc};
-        if (cfg_bypass) begin
+        if (ungated) begin
             credit_d = 48'd0;
         end else if (credit_sum > {1'b0, cap_q}) begin
             credit_d = cap_q;

@@ -26,7 +26,7 @@ module dcqcn_rate_dec #(
     input  wire logic        active,             // 0: this decrease is the first (spec 4.4)
 
     /* Configuration */
-    input  wire logic        cfg_bypass,
+    input  wire logic        rp_hold,  // bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     input  wire logic [15:0] cfg_dec_interval,   // cycles
     input  wire logic [3:0]  cfg_dec_gain,
     input  wire logic [31:0] cfg_rmin,           // bytes/s
@@ -84,7 +84,7 @@ module dcqcn_rate_dec #(
         dec_fire    = dec_trig & dec_expired;
 
         // spec 4.4: "cycles since the last decrease", saturating so the first CNP always fires
-        if (cfg_bypass) begin
+        if (rp_hold) begin
             dec_timer_d = 16'hFFFF;
         end else if (dec_fire) begin
             dec_timer_d = 16'd0;
@@ -94,7 +94,7 @@ module dcqcn_rate_dec #(
             dec_timer_d = dec_timer + 16'd1;
         end
 
-        dec_pending_d = ~cfg_bypass & dec_trig & ~dec_fire;
+        dec_pending_d = ~rp_hold & dec_trig & ~dec_fire;
 
         // spec 4.4: delta = floor(Rc * alpha / 2^(dec_gain + 10)), truncating. The one 32x10 product
         // is formed from 17-bit-aligned halves of Rc (the DSP48 B-port width and cascade shift), which
@@ -110,7 +110,7 @@ module dcqcn_rate_dec #(
         keep_fac  = (cfg_min_dec_fac > 11'd1024) ? 11'd1024 : cfg_min_dec_fac;
         keep_prod = rc * keep_fac;
         keep      = keep_prod[41:10];
-        // spec 4.4: the first decrease after reset or bypass sets min(rate_first_cnp, L) if enabled
+        // spec 4.4: the first decrease after reset or a hold sets min(rate_first_cnp, L) if enabled
         if (!active && cfg_rate_first_cnp != 32'd0) begin
             rc_cut = (cfg_rate_first_cnp < L) ? cfg_rate_first_cnp : L;
         end else begin

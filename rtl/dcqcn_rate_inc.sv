@@ -24,7 +24,7 @@ module dcqcn_rate_inc #(
     input  wire logic [31:0] rt,
 
     /* Configuration */
-    input  wire logic        cfg_bypass,
+    input  wire logic        rp_hold,  // bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     input  wire logic        cfg_timer_en,
     input  wire logic        cfg_byte_en,
     input  wire logic [31:0] cfg_inc_interval,     // cycles
@@ -105,8 +105,8 @@ module dcqcn_rate_inc #(
         // spec 4.5: a decrease cancels a same-cycle increase
         inc_event = (timer_fire | byte_fire) & ~dec_fire;
 
-        // spec 4.2, 4.5, 4.7: held at 0 while inactive or bypassed; a rate cut restarts recovery
-        restart = cfg_bypass | ~active | dec_fire;
+        // spec 4.2, 4.5, 4.7, 4.9: held at 0 while inactive or held; a rate cut restarts recovery
+        restart = rp_hold | ~active | dec_fire;
 
         if (restart || !cfg_timer_en || timer_fire) begin
             inc_timer_d = 32'd0;

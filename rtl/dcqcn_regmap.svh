@@ -40,6 +40,8 @@ localparam logic [11:0] ADDR_STATUS         = 12'h148;  // RO  status_t
 localparam logic [11:0] ADDR_RMAX           = 12'h150;  // RW
 localparam logic [11:0] ADDR_RATE_FIRST_CNP = 12'h154;  // RW
 localparam logic [11:0] ADDR_RATE_RULES     = 12'h158;  // RW  rate_rules_t
+localparam logic [11:0] ADDR_CONTROL        = 12'h15C;  // RW  control_t
+localparam logic [11:0] ADDR_FW_RATE        = 12'h160;  // RW
 
 /* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
 
@@ -104,6 +106,7 @@ typedef struct packed {
     logic [7:0]  t_stage;          // [7:0]
 } status_t;
 
+// 0x158 rate_rules
 typedef struct packed {
     logic [2:0]  reserved_hi;      // [31:29]
     logic        hai_mult;         // [28]    1: hyper increase adds i x rhai
@@ -112,6 +115,14 @@ typedef struct packed {
     logic [5:0]  reserved_lo;      // [15:10]
     logic [9:0]  alpha_init;       // [9:0]   Q0.10, alpha while inactive
 } rate_rules_t;
+
+// 0x15C control (spec 4.9)
+typedef struct packed {
+    logic [22:0] reserved_hi;      // [31:9]
+    logic        gate_mask;        // [8]     1: no beat is accepted
+    logic [5:0]  reserved_lo;      // [7:2]
+    logic [1:0]  scheme;           // [1:0]   bit 0: firmware sets the rate; bit 1: not throttled
+} control_t;
 
 /* The registers of dcqcn_regs (spec 7, regs): one record, updated once per clock */
 
@@ -145,6 +156,8 @@ typedef struct packed {
     logic [31:0] rmax;             // bytes/s, 0 = no ceiling
     logic [31:0] rate_first_cnp;   // bytes/s, 0 = off
     rate_rules_t rate_rules;
+    control_t    control;
+    logic [31:0] fw_rate;          // bytes/s, 0 = L
     logic [15:0] cnp_cnt16;        // alpha_cnp[26:11]
     stats_t      stats;
     // AXI4-Lite responses (direct members: Icarus 11 aborts on `~` of a member of a nested struct)

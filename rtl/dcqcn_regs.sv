@@ -85,7 +85,10 @@ module dcqcn_regs #(
     output logic      [31:0] cfg_rate_first_cnp,
     output logic      [9:0]  cfg_alpha_init,
     output logic      [10:0] cfg_min_dec_fac,
-    output logic             cfg_hai_mult
+    output logic             cfg_hai_mult,
+    output logic      [1:0]  cfg_scheme,
+    output logic             cfg_gate_mask,
+    output logic      [31:0] cfg_fw_rate
 );
 
     // spec 2: illegal parameters are an elaboration error
@@ -162,7 +165,8 @@ module dcqcn_regs #(
         r_init.byte_threshold              = 32'd10_000_000;
         r_init.credit_cap                  = 32'd1_048_576;
         r_init.rate_rules.alpha_init       = 10'd1023;
-        // everything else 0: clamp_tgt, bypass, byte_en, counters, AXI4-Lite responses (OKAY)
+        // everything else 0: clamp_tgt, bypass, byte_en, rmax, rate_first_cnp, min_dec_fac,
+        // hai_mult, control (scheme 0 = hardware DCQCN), fw_rate, counters, AXI4-Lite responses (OKAY)
     end
 
     always_comb begin
@@ -211,6 +215,8 @@ module dcqcn_regs #(
                 ADDR_RMAX[11:2]:           r_d.rmax           = lane_merge(r.rmax, s_axil_wdata, s_axil_wstrb);
                 ADDR_RATE_FIRST_CNP[11:2]: r_d.rate_first_cnp = lane_merge(r.rate_first_cnp, s_axil_wdata, s_axil_wstrb);
                 ADDR_RATE_RULES[11:2]:     r_d.rate_rules     = lane_merge(r.rate_rules, s_axil_wdata, s_axil_wstrb);
+                ADDR_CONTROL[11:2]:        r_d.control        = lane_merge(r.control, s_axil_wdata, s_axil_wstrb);
+                ADDR_FW_RATE[11:2]:        r_d.fw_rate        = lane_merge(r.fw_rate, s_axil_wdata, s_axil_wstrb);
                 default:                   wresp              = RESP_DECERR;
             endcase
         end
@@ -223,6 +229,8 @@ module dcqcn_regs #(
         r_d.rate_rules.reserved_hi  = '0;
         r_d.rate_rules.reserved_mid = 1'b0;
         r_d.rate_rules.reserved_lo  = '0;
+        r_d.control.reserved_hi     = '0;
+        r_d.control.reserved_lo     = '0;
 
         // spec 6.1: write response
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
@@ -282,6 +290,8 @@ module dcqcn_regs #(
                 ADDR_RMAX[11:2]:           rword = r.rmax;
                 ADDR_RATE_FIRST_CNP[11:2]: rword = r.rate_first_cnp;
                 ADDR_RATE_RULES[11:2]:     rword = r.rate_rules;
+                ADDR_CONTROL[11:2]:        rword = r.control;
+                ADDR_FW_RATE[11:2]:        rword = r.fw_rate;
                 default: begin
                     rword   = 32'd0;
                     rmapped = 1'b0;
@@ -353,6 +363,9 @@ module dcqcn_regs #(
     assign cfg_alpha_init      = r.rate_rules.alpha_init;
     assign cfg_min_dec_fac     = r.rate_rules.min_dec_fac;
     assign cfg_hai_mult        = r.rate_rules.hai_mult;
+    assign cfg_scheme          = r.control.scheme;
+    assign cfg_gate_mask       = r.control.gate_mask;
+    assign cfg_fw_rate         = r.fw_rate;
 
 endmodule
 

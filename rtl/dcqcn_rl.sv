@@ -122,12 +122,28 @@ module dcqcn_rl #(
     logic [9:0]  cfg_alpha_init;
     logic [10:0] cfg_min_dec_fac;
     logic        cfg_hai_mult;
+    logic [1:0]  cfg_scheme;
+    logic        cfg_gate_mask;
+    logic [31:0] cfg_fw_rate;
+
+    /* Control scheme (spec 4.9) */
+    logic        rp_hold;   // the reaction point's processes held in reset
+    logic        ungated;   // the credit gate open, credit held at 0
+    logic [31:0] fw_rc;     // the rate firmware sets
+
+    always_comb begin
+        // spec 4.9: bit 0 holds the reaction point at the firmware's rate (0 and >= L mean L),
+        // bit 1 opens the credit gate; bypass does both
+        rp_hold = cfg_bypass | cfg_scheme[0];
+        ungated = cfg_bypass | cfg_scheme[1];
+        fw_rc   = (cfg_fw_rate != 32'd0 && cfg_fw_rate < L) ? cfg_fw_rate : L;
+    end
 
     dcqcn_cnp_sync u_cnp_sync (
         .clk        (clk),
         .rst        (rst),
         .cnp        (cnp),
-        .cfg_bypass (cfg_bypass),
+        .rp_hold    (rp_hold),
         .cnp_edge   (cnp_edge),
         .cnp_event  (cnp_event)
     );
@@ -137,7 +153,7 @@ module dcqcn_rl #(
         .rst                (rst),
         .cnp_event          (cnp_event),
         .active             (active),
-        .cfg_bypass         (cfg_bypass),
+        .rp_hold            (rp_hold),
         .cfg_alpha_g        (cfg_alpha_g),
         .cfg_alpha_interval (cfg_alpha_interval),
         .cfg_alpha_init     (cfg_alpha_init),
@@ -157,7 +173,7 @@ module dcqcn_rl #(
         .t_stage          (t_stage),
         .b_stage          (b_stage),
         .active           (active),
-        .cfg_bypass       (cfg_bypass),
+        .rp_hold          (rp_hold),
         .cfg_dec_interval (cfg_dec_interval),
         .cfg_dec_gain     (cfg_dec_gain),
         .cfg_rmin         (cfg_rmin),
@@ -181,7 +197,7 @@ module dcqcn_rl #(
         .active              (active),
         .rc                  (rc),
         .rt                  (rt),
-        .cfg_bypass          (cfg_bypass),
+        .rp_hold             (rp_hold),
         .cfg_timer_en        (cfg_timer_en),
         .cfg_byte_en         (cfg_byte_en),
         .cfg_inc_interval    (cfg_inc_interval),
@@ -221,7 +237,8 @@ module dcqcn_rl #(
         .m_axis_tready  (m_axis_tready),
         .m_axis_tlast   (m_axis_tlast),
         .rc             (rc),
-        .cfg_bypass     (cfg_bypass),
+        .ungated        (ungated),
+        .cfg_gate_mask  (cfg_gate_mask),
         .cfg_credit_cap (cfg_credit_cap),
         .bytes_in       (bytes_in),
         .stall          (stall),
@@ -291,17 +308,23 @@ module dcqcn_rl #(
         .cfg_rate_first_cnp  (cfg_rate_first_cnp),
         .cfg_alpha_init      (cfg_alpha_init),
         .cfg_min_dec_fac     (cfg_min_dec_fac),
-        .cfg_hai_mult        (cfg_hai_mult)
+        .cfg_hai_mult        (cfg_hai_mult),
+        .cfg_scheme          (cfg_scheme),
+        .cfg_gate_mask       (cfg_gate_mask),
+        .cfg_fw_rate         (cfg_fw_rate)
     );
 
     always_comb begin
-        // spec 4.2: set by the first decrease, cleared only by reset or bypass
-        active_d = ~cfg_bypass & (active | dec_fire);
+        // spec 4.2, 4.9: set by the first decrease, cleared by reset, bypass and a firmware-rate scheme
+        active_d = ~rp_hold & (active | dec_fire);
 
-        // spec 4.6: bypass > decrease > increase > hold
+        // spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold
         if (cfg_bypass) begin
             rc_d = L;
             rt_d = L;
+        end else if (cfg_scheme[0]) begin
+            rc_d = fw_rc;
+            rt_d = fw_rc;
         end else if (dec_fire) begin
             rc_d = rc_dec;
             rt_d = rt_dec;

@@ -310,8 +310,9 @@ VHDL_MESSAGE_ONLY = ("to_dec_string", "dcqcn_check_params")
 
 
 def vhdl_ranges(lines, name):
-    """Line ranges of the `comb` process bodies, and in the package the package body's functions
-    (those of VHDL_MESSAGE_ONLY left out)."""
+    """Line ranges of the `comb` process bodies (and `ctrl`, the control scheme's decode in
+    dcqcn_rl.vhd), and in the package the package body's functions (those of VHDL_MESSAGE_ONLY
+    left out)."""
     out, start = [], None
     if name == "dcqcn_pkg.vhd":
         skip = False
@@ -327,9 +328,9 @@ def vhdl_ranges(lines, name):
         return out
     for i, line in enumerate(lines):
         code = line.split("--")[0]
-        if start is None and re.match(r"\s*comb\s*:\s*process", code):
+        if start is None and re.match(r"\s*(comb|ctrl)\s*:\s*process", code):
             start = i
-        elif start is not None and re.match(r"\s*end process comb", code):
+        elif start is not None and re.match(r"\s*end process (comb|ctrl)", code):
             out.append((start + 1, i))
             start = None
     return out

@@ -127,13 +127,16 @@ module dcqcn_cosim_top #(
     output logic [31:0]   st_bytes_hi
 `ifdef DCQCN_INJECT
 
-    /* spec 7, regs: the extension rate rules (0x150-0x158); lockstep builds only, so that the
-       golden-format-1 testbenches keep their port list */
+    /* spec 7, regs: the extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160);
+       lockstep builds only, so that the golden-format-1 testbenches keep their port list */
   , output logic [31:0]   st_cfg_rmax
   , output logic [31:0]   st_cfg_rate_first_cnp
   , output logic [9:0]    st_cfg_alpha_init
   , output logic [10:0]   st_cfg_min_dec_fac
   , output logic          st_cfg_hai_mult
+  , output logic [1:0]    st_cfg_scheme
+  , output logic          st_cfg_gate_mask
+  , output logic [31:0]   st_cfg_fw_rate
 
     /* state injection (spec 4.8): at a rising edge of inj_clk (clk held still) every register of
        spec 7 takes the value of its in_* port; in_* and inj_clk are not used otherwise */
@@ -190,6 +193,9 @@ module dcqcn_cosim_top #(
   , input  wire logic [9:0]                in_cfg_alpha_init
   , input  wire logic [10:0]               in_cfg_min_dec_fac
   , input  wire logic                      in_cfg_hai_mult
+  , input  wire logic [1:0]                in_cfg_scheme
+  , input  wire logic                      in_cfg_gate_mask
+  , input  wire logic [31:0]               in_cfg_fw_rate
   , input  wire logic                      in_bvalid
   , input  wire logic [1:0]                in_bresp
   , input  wire logic                      in_rvalid
@@ -289,6 +295,9 @@ module dcqcn_cosim_top #(
     assign st_cfg_alpha_init         = dut.u_regs.r.rate_rules.alpha_init;
     assign st_cfg_min_dec_fac        = dut.u_regs.r.rate_rules.min_dec_fac;
     assign st_cfg_hai_mult           = dut.u_regs.r.rate_rules.hai_mult;
+    assign st_cfg_scheme             = dut.u_regs.r.control.scheme;
+    assign st_cfg_gate_mask          = dut.u_regs.r.control.gate_mask;
+    assign st_cfg_fw_rate            = dut.u_regs.r.fw_rate;
 `endif
 
     // State injection (DCQCN_INJECT, spec 4.8): every register of spec 7 from its in_* port, by hierarchical
@@ -349,6 +358,9 @@ module dcqcn_cosim_top #(
         dut.u_regs.r.rate_rules.alpha_init   <= in_cfg_alpha_init;
         dut.u_regs.r.rate_rules.min_dec_fac  <= in_cfg_min_dec_fac;
         dut.u_regs.r.rate_rules.hai_mult     <= in_cfg_hai_mult;
+        dut.u_regs.r.control.scheme          <= in_cfg_scheme;
+        dut.u_regs.r.control.gate_mask       <= in_cfg_gate_mask;
+        dut.u_regs.r.fw_rate                 <= in_cfg_fw_rate;
         dut.u_regs.r.bvalid                  <= in_bvalid;
         dut.u_regs.r.bresp                   <= in_bresp;
         dut.u_regs.r.rvalid                  <= in_rvalid;

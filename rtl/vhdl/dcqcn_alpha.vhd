@@ -20,7 +20,7 @@ entity dcqcn_alpha is
     cnp_event          : in    std_logic;
     active             : in    std_logic;
     -- Configuration
-    cfg_bypass         : in    std_logic;
+    rp_hold            : in    std_logic;             -- bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     cfg_alpha_g        : in    unsigned(9 downto 0);  -- G = 1 - g, Q0.10
     cfg_alpha_interval : in    unsigned(15 downto 0); -- cycles
     cfg_alpha_init     : in    unsigned(9 downto 0);  -- alpha while inactive, Q0.10
@@ -56,7 +56,7 @@ begin
   begin
     v := r;
 
-    -- spec 4.3: the first CNP after reset/bypass is not counted (alpha already holds its initial value)
+    -- spec 4.3: the first CNP after reset/hold is not counted (alpha already holds its initial value)
     cnp_alpha := cnp_event and active;
     pend      := r.alpha_pending or cnp_alpha;
 
@@ -79,22 +79,22 @@ begin
       alpha_new := alpha_s;
     end if;
 
-    -- spec 4.3, 4.7: bypass and inactivity hold alpha at its initial value
-    if (cfg_bypass = '1' or active = '0') then
+    -- spec 4.3, 4.7, 4.9: a held reaction point and inactivity hold alpha at its initial value
+    if (rp_hold = '1' or active = '0') then
       v.alpha := cfg_alpha_init;
     elsif (alpha_fire = '1') then
       v.alpha := alpha_new;
     end if;
 
     -- spec 4.2: timer held at 0 while inactive; not re-phased by CNPs
-    if (cfg_bypass = '1' or active = '0' or alpha_fire = '1') then
+    if (rp_hold = '1' or active = '0' or alpha_fire = '1') then
       v.alpha_timer := (others => '0');
     else
       v.alpha_timer := r.alpha_timer + 1;
     end if;
 
     -- spec 4.3: a CNP in the firing cycle counts for this update (set wins, then consumed)
-    v.alpha_pending := not cfg_bypass and pend and not alpha_fire;
+    v.alpha_pending := not rp_hold and pend and not alpha_fire;
 
     if (rst = '1') then
       v := REG_INIT_C;

@@ -13,15 +13,15 @@ library work;
 entity dcqcn_cnp_sync is
   port (
     -- Clock and synchronous reset
-    clk        : in    std_logic;
-    rst        : in    std_logic;
+    clk       : in    std_logic;
+    rst       : in    std_logic;
     -- CNP notification from the MAC receive path, may be asynchronous
-    cnp        : in    std_logic;
+    cnp       : in    std_logic;
     -- Configuration
-    cfg_bypass : in    std_logic;
+    rp_hold   : in    std_logic; -- bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     -- Events (combinational, from this cycle's registers)
-    cnp_edge   : out   std_logic; -- counted by the CNP counters even in bypass (spec 6.2)
-    cnp_event  : out   std_logic  -- drives the reaction point
+    cnp_edge  : out   std_logic; -- counted by the CNP counters even while held (spec 6.2)
+    cnp_event : out   std_logic  -- drives the reaction point
   );
 end entity dcqcn_cnp_sync;
 
@@ -53,9 +53,9 @@ begin
     v.cnp_sync := r.cnp_meta;
     v.cnp_prev := r.cnp_sync;
 
-    -- spec 4.1: only rising edges count; bypass ignores CNPs (spec 4.7)
+    -- spec 4.1: only rising edges count; a held reaction point ignores CNPs (spec 4.7, 4.9)
     cnp_edge  <= r.cnp_sync and not r.cnp_prev;
-    cnp_event <= r.cnp_sync and not r.cnp_prev and not cfg_bypass;
+    cnp_event <= r.cnp_sync and not r.cnp_prev and not rp_hold;
 
     if (rst = '1') then
       v := REG_INIT_C;

@@ -35,7 +35,8 @@ entity dcqcn_credit_gate is
     m_axis_tlast   : out   std_logic;
     -- Rate and configuration
     rc             : in    unsigned(31 downto 0); -- bytes/s
-    cfg_bypass     : in    std_logic;
+    ungated        : in    std_logic;             -- bypass or scheme bit 1 (spec 4.9)
+    cfg_gate_mask  : in    std_logic;             -- 1: no beat is accepted (spec 4.9)
     cfg_credit_cap : in    unsigned(31 downto 0); -- bytes
     -- Events for the counters (spec 6.2)
     bytes_in       : out   unsigned(6 downto 0);  -- bytes of the beat loaded this cycle
@@ -95,8 +96,9 @@ begin
     -- spec 5.3: the beat's size is popcount(tkeep)
     bytes := popcount(s_axis_tkeep);
 
-    -- spec 5.3: tkeep-aware gate; bypass passes ungated (spec 4.7)
-    beat_ok := cfg_bypass or to_sl(r.credit >= resize(bytes & x"0000", 48));
+    -- spec 5.3: tkeep-aware gate; bypass and the unthrottled schemes pass ungated, the gate mask
+    -- blocks in every scheme (spec 4.7, 4.9)
+    beat_ok := not cfg_gate_mask and (ungated or to_sl(r.credit >= resize(bytes & x"0000", 48)));
     ready   := not rst and (not r.m_valid or m_axis_tready) and beat_ok;
     load    := s_axis_tvalid and ready;
     if (load = '1') then
@@ -118,7 +120,7 @@ begin
     -- load implies credit covers the beat, so this never underflows (spec 5.2)
     credit_left := r.credit - resize(b_in & x"0000", 48);
     credit_sum  := resize(credit_left, 49) + resize(r.bpc, 49);
-    if (cfg_bypass = '1') then
+    if (ungated = '1') then
       v.credit := (others => '0');
     elsif (credit_sum > resize(cap_q, 49)) then
       v.credit := cap_q;

@@ -55,6 +55,8 @@ package dcqcn_pkg is
   constant ADDR_RMAX           : natural := 16#150#;
   constant ADDR_RATE_FIRST_CNP : natural := 16#154#;
   constant ADDR_RATE_RULES     : natural := 16#158#; -- alpha_init, min_dec_fac, hai_mult
+  constant ADDR_CONTROL        : natural := 16#15C#; -- scheme, gate_mask
+  constant ADDR_FW_RATE        : natural := 16#160#;
 
   -- spec 6.1: AXI4-Lite responses
   constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";
@@ -108,18 +110,26 @@ package dcqcn_pkg is
     hai_mult    : std_logic;             -- [28]
   end record RateRulesWordType;
 
+  -- 0x15C; [7:2] and [31:9] read 0 (spec 4.9)
+  type ControlWordType is record
+    scheme    : unsigned(1 downto 0); -- [1:0]
+    gate_mask : std_logic;            -- [8]
+  end record ControlWordType;
+
   function to_word (w : ConfigWordType) return word32_t;
   function to_word (w : IntervalsWordType) return word32_t;
   function to_word (w : AlphaCnpWordType) return word32_t;
   function to_word (w : ExtCtrlWordType) return word32_t;
   function to_word (w : StatusWordType) return word32_t;
   function to_word (w : RateRulesWordType) return word32_t;
+  function to_word (w : ControlWordType) return word32_t;
 
   function to_config_word (v : word32_t) return ConfigWordType;
   function to_intervals_word (v : word32_t) return IntervalsWordType;
   function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType;
   function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType;
   function to_rate_rules_word (v : word32_t) return RateRulesWordType;
+  function to_control_word (v : word32_t) return ControlWordType;
 
   -----------------------------------------------------------------------------------------------
   -- State records, one per block (spec 7); the reset values are each architecture's REG_INIT_C
@@ -192,6 +202,9 @@ package dcqcn_pkg is
     alpha_init      : unsigned(9 downto 0);
     min_dec_fac     : unsigned(10 downto 0);
     hai_mult        : std_logic;
+    scheme          : unsigned(1 downto 0);
+    gate_mask       : std_logic;
+    fw_rate         : unsigned(31 downto 0);
   end record CfgType;
 
   -- dcqcn_regs: statistics counters (spec 6.2)
@@ -348,6 +361,14 @@ package body dcqcn_pkg is
     return v;
   end function to_word;
 
+  function to_word (w : ControlWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(1 downto 0) := std_logic_vector(w.scheme);
+    v(8)          := w.gate_mask;
+    return v;
+  end function to_word;
+
   function to_config_word (v : word32_t) return ConfigWordType is
     variable w : ConfigWordType;
   begin
@@ -392,6 +413,14 @@ package body dcqcn_pkg is
     w.hai_mult    := v(28);
     return w;
   end function to_rate_rules_word;
+
+  function to_control_word (v : word32_t) return ControlWordType is
+    variable w : ControlWordType;
+  begin
+    w.scheme    := unsigned(v(1 downto 0));
+    w.gate_mask := v(8);
+    return w;
+  end function to_control_word;
 
   function dcqcn_check_params (
     unit        : string;

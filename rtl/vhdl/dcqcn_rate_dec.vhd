@@ -29,7 +29,7 @@ entity dcqcn_rate_dec is
     b_stage            : in    unsigned(7 downto 0);
     active             : in    std_logic;             -- '0': this decrease is the first (spec 4.4)
     -- Configuration
-    cfg_bypass         : in    std_logic;
+    rp_hold            : in    std_logic;             -- bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     cfg_dec_interval   : in    unsigned(15 downto 0); -- cycles
     cfg_dec_gain       : in    unsigned(3 downto 0);
     cfg_rmin           : in    unsigned(31 downto 0); -- bytes/s
@@ -89,7 +89,7 @@ begin
     fire     := dec_trig and expired(r.dec_timer, cfg_dec_interval);
 
     -- spec 4.4: "cycles since the last decrease", saturating so the first CNP always fires
-    if (cfg_bypass = '1') then
+    if (rp_hold = '1') then
       v.dec_timer := (others => '1');
     elsif (fire = '1') then
       v.dec_timer := (others => '0');
@@ -97,7 +97,7 @@ begin
       v.dec_timer := r.dec_timer + 1;
     end if;
 
-    v.dec_pending := not cfg_bypass and dec_trig and not fire;
+    v.dec_pending := not rp_hold and dec_trig and not fire;
 
     -- spec 4.4: delta = floor(Rc * alpha / 2^(dec_gain + 10)), truncating. The one 32x10 product
     -- is formed from 17-bit-aligned halves of Rc (the DSP48 B-port width and cascade shift), as in
@@ -118,7 +118,7 @@ begin
     keep_prod := rc * keep_fac;
     keep      := keep_prod(41 downto 10);
 
-    -- spec 4.4: the first decrease after reset or bypass sets min(rate_first_cnp, L) if enabled
+    -- spec 4.4: the first decrease after reset or a hold sets min(rate_first_cnp, L) if enabled
     if (active = '0' and cfg_rate_first_cnp /= 0) then
       if (cfg_rate_first_cnp < L_C) then
         rc_cut := cfg_rate_first_cnp;

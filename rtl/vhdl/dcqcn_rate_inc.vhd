@@ -27,7 +27,7 @@ entity dcqcn_rate_inc is
     rc                  : in    unsigned(31 downto 0);
     rt                  : in    unsigned(31 downto 0);
     -- Configuration
-    cfg_bypass          : in    std_logic;
+    rp_hold             : in    std_logic;             -- bypass or scheme bit 0: held in reset (spec 4.7, 4.9)
     cfg_timer_en        : in    std_logic;
     cfg_byte_en         : in    std_logic;
     cfg_inc_interval    : in    unsigned(31 downto 0); -- cycles
@@ -122,8 +122,8 @@ begin
     -- spec 4.5: a decrease cancels a same-cycle increase
     inc_ev := (t_fire or b_fire) and not dec_fire;
 
-    -- spec 4.2, 4.5, 4.7: held at 0 while inactive or bypassed; a rate cut restarts recovery
-    restart := cfg_bypass or not active or dec_fire;
+    -- spec 4.2, 4.5, 4.7, 4.9: held at 0 while inactive or held; a rate cut restarts recovery
+    restart := rp_hold or not active or dec_fire;
 
     if (restart = '1' or cfg_timer_en = '0' or t_fire = '1') then
       v.inc_timer := (others => '0');

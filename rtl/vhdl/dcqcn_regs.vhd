@@ -81,7 +81,10 @@ entity dcqcn_regs is
     cfg_rate_first_cnp  : out   unsigned(31 downto 0);
     cfg_alpha_init      : out   unsigned(9 downto 0);
     cfg_min_dec_fac     : out   unsigned(10 downto 0);
-    cfg_hai_mult        : out   std_logic
+    cfg_hai_mult        : out   std_logic;
+    cfg_scheme          : out   unsigned(1 downto 0);
+    cfg_gate_mask       : out   std_logic;
+    cfg_fw_rate         : out   unsigned(31 downto 0)
   );
 end entity dcqcn_regs;
 
@@ -115,7 +118,10 @@ architecture rtl of dcqcn_regs is
     rate_first_cnp  => (others => '0'),
     alpha_init      => to_unsigned(1023, 10),
     min_dec_fac     => (others => '0'),
-    hai_mult        => '0');
+    hai_mult        => '0',
+    scheme          => (others => '0'),
+    gate_mask       => '0',
+    fw_rate         => (others => '0'));
 
   constant CNT_INIT_C : CntType := (
     cnp_cnt16     => (others => '0'),
@@ -181,7 +187,9 @@ architecture rtl of dcqcn_regs is
     ADDR_STATUS,
     ADDR_RMAX,
     ADDR_RATE_FIRST_CNP,
-    ADDR_RATE_RULES);
+    ADDR_RATE_RULES,
+    ADDR_CONTROL,
+    ADDR_FW_RATE);
 
   -- '1' at the word index of each byte address in addrs
   function word_map (addrs : integer_vector) return std_logic_vector is
@@ -209,6 +217,7 @@ begin
     variable cfg_word      : ConfigWordType;
     variable intervals     : IntervalsWordType;
     variable rules         : RateRulesWordType;
+    variable control       : ControlWordType;
     variable wresp         : std_logic_vector(1 downto 0);
     variable rtab          : Word32ArrayType(0 to READ_WORDS_C - 1);
     variable rword         : word32_t;
@@ -242,6 +251,11 @@ begin
         alpha_init  => r.cfg.alpha_init,
         min_dec_fac => r.cfg.min_dec_fac,
         hai_mult    => r.cfg.hai_mult)),
+      s_axil_wdata, s_axil_wstrb));
+    control   := to_control_word(lane_merge(
+      to_word(ControlWordType'(
+        scheme    => r.cfg.scheme,
+        gate_mask => r.cfg.gate_mask)),
       s_axil_wdata, s_axil_wstrb));
 
     -- spec 6.2: write-only action bits act only when their byte lane (1) is strobed
@@ -322,6 +336,15 @@ begin
         v.cfg.min_dec_fac := rules.min_dec_fac;
         v.cfg.hai_mult    := rules.hai_mult;
       end if;
+      if (wr_word = word_index(ADDR_CONTROL)) then
+        wresp           := RESP_OKAY;
+        v.cfg.scheme    := control.scheme;
+        v.cfg.gate_mask := control.gate_mask;
+      end if;
+      if (wr_word = word_index(ADDR_FW_RATE)) then
+        wresp         := RESP_OKAY;
+        v.cfg.fw_rate := lane_merge(r.cfg.fw_rate, s_axil_wdata, s_axil_wstrb);
+      end if;
     end if;
 
     -- spec 6.1: write response
@@ -388,6 +411,10 @@ begin
         alpha_init  => r.cfg.alpha_init,
         min_dec_fac => r.cfg.min_dec_fac,
         hai_mult    => r.cfg.hai_mult));
+      rtab(ADDR_CONTROL / 4)        := to_word(ControlWordType'(
+        scheme    => r.cfg.scheme,
+        gate_mask => r.cfg.gate_mask));
+      rtab(ADDR_FW_RATE / 4)        := std_logic_vector(r.cfg.fw_rate);
 
       if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
         rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
@@ -490,6 +517,9 @@ begin
     cfg_alpha_init      <= r.cfg.alpha_init;
     cfg_min_dec_fac     <= r.cfg.min_dec_fac;
     cfg_hai_mult        <= r.cfg.hai_mult;
+    cfg_scheme          <= r.cfg.scheme;
+    cfg_gate_mask       <= r.cfg.gate_mask;
+    cfg_fw_rate         <= r.cfg.fw_rate;
   end process comb;
 
   seq : process (clk) is

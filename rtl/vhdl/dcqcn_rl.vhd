@@ -130,17 +130,40 @@ architecture rtl of dcqcn_rl is
   signal cfg_alpha_init      : unsigned(9 downto 0);
   signal cfg_min_dec_fac     : unsigned(10 downto 0);
   signal cfg_hai_mult        : std_logic;
+  signal cfg_scheme          : unsigned(1 downto 0);
+  signal cfg_gate_mask       : std_logic;
+  signal cfg_fw_rate         : unsigned(31 downto 0);
+
+  -- Control scheme (spec 4.9)
+  signal rp_hold : std_logic;             -- the reaction point's processes held in reset
+  signal ungated : std_logic;             -- the credit gate open, credit held at 0
+  signal fw_rc   : unsigned(31 downto 0); -- the rate firmware sets
 
 begin
 
+  ctrl : process (all) is
+  begin
+
+    -- spec 4.9: bit 0 holds the reaction point at the firmware's rate (0 and >= L mean L),
+    -- bit 1 opens the credit gate; bypass does both
+    rp_hold <= cfg_bypass or cfg_scheme(0);
+    ungated <= cfg_bypass or cfg_scheme(1);
+    if (cfg_fw_rate /= 0 and cfg_fw_rate < L_C) then
+      fw_rc <= cfg_fw_rate;
+    else
+      fw_rc <= L_C;
+    end if;
+
+  end process ctrl;
+
   u_cnp_sync : entity work.dcqcn_cnp_sync
     port map (
-      clk        => clk,
-      rst        => rst,
-      cnp        => cnp,
-      cfg_bypass => cfg_bypass,
-      cnp_edge   => cnp_edge,
-      cnp_event  => cnp_event
+      clk       => clk,
+      rst       => rst,
+      cnp       => cnp,
+      rp_hold   => rp_hold,
+      cnp_edge  => cnp_edge,
+      cnp_event => cnp_event
     );
 
   u_alpha : entity work.dcqcn_alpha
@@ -149,7 +172,7 @@ begin
       rst                => rst,
       cnp_event          => cnp_event,
       active             => active,
-      cfg_bypass         => cfg_bypass,
+      rp_hold            => rp_hold,
       cfg_alpha_g        => cfg_alpha_g,
       cfg_alpha_interval => cfg_alpha_interval,
       cfg_alpha_init     => cfg_alpha_init,
@@ -171,7 +194,7 @@ begin
       t_stage            => t_stage,
       b_stage            => b_stage,
       active             => active,
-      cfg_bypass         => cfg_bypass,
+      rp_hold            => rp_hold,
       cfg_dec_interval   => cfg_dec_interval,
       cfg_dec_gain       => cfg_dec_gain,
       cfg_rmin           => cfg_rmin,
@@ -197,7 +220,7 @@ begin
       active              => active,
       rc                  => rc,
       rt                  => rt,
-      cfg_bypass          => cfg_bypass,
+      rp_hold             => rp_hold,
       cfg_timer_en        => cfg_timer_en,
       cfg_byte_en         => cfg_byte_en,
       cfg_inc_interval    => cfg_inc_interval,
@@ -239,7 +262,8 @@ begin
       m_axis_tready  => m_axis_tready,
       m_axis_tlast   => m_axis_tlast,
       rc             => rc,
-      cfg_bypass     => cfg_bypass,
+      ungated        => ungated,
+      cfg_gate_mask  => cfg_gate_mask,
       cfg_credit_cap => cfg_credit_cap,
       bytes_in       => bytes_in,
       stall          => stall,
@@ -311,7 +335,10 @@ begin
       cfg_rate_first_cnp  => cfg_rate_first_cnp,
       cfg_alpha_init      => cfg_alpha_init,
       cfg_min_dec_fac     => cfg_min_dec_fac,
-      cfg_hai_mult        => cfg_hai_mult
+      cfg_hai_mult        => cfg_hai_mult,
+      cfg_scheme          => cfg_scheme,
+      cfg_gate_mask       => cfg_gate_mask,
+      cfg_fw_rate         => cfg_fw_rate
     );
 
   comb : process (all) is
@@ -319,13 +346,16 @@ begin
   begin
     v := r;
 
-    -- spec 4.2: set by the first decrease, cleared only by reset or bypass
-    v.active := not cfg_bypass and (r.active or dec_fire);
+    -- spec 4.2, 4.9: set by the first decrease, cleared by reset, bypass and a firmware-rate scheme
+    v.active := not rp_hold and (r.active or dec_fire);
 
-    -- spec 4.6: bypass > decrease > increase > hold
+    -- spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold
     if (cfg_bypass = '1') then
       v.rc := L_C;
       v.rt := L_C;
+    elsif (cfg_scheme(0) = '1') then
+      v.rc := fw_rc;
+      v.rt := fw_rc;
     elsif (dec_fire = '1') then
       v.rc := rc_dec;
       v.rt := rt_dec;

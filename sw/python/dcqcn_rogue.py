@@ -546,3 +546,37 @@ class DcqcnRegs(pr.Device):
             base=pr.UInt,
             units="flag",
         ))
+
+        # 0x15C control: Control scheme
+        self.add(pr.RemoteVariable(
+            name="scheme",
+            description="bit 0: the reaction point is held and firmware sets the rate (Rc = Rt = fw_rate); bit 1: the stream is not throttled (credit held at 0); 0 hardware DCQCN, 1 firmware rate, 2 DCQCN observing, 3 firmware only (4.9)",
+            offset=0x15C,
+            bitOffset=0,
+            bitSize=2,
+            mode="RW",
+            base=pr.UInt,
+            units="code",
+        ))
+        self.add(pr.RemoteVariable(
+            name="gate_mask",
+            description="1: no beat is accepted (s_axis_tready = 0), in every scheme and in bypass; a beat already in the output register is still handed on",
+            offset=0x15C,
+            bitOffset=8,
+            bitSize=1,
+            mode="RW",
+            base=pr.UInt,
+            units="flag",
+        ))
+
+        # 0x160 fw_rate: Firmware rate
+        self.add(pr.RemoteVariable(
+            name="fw_rate",
+            description="Rc and Rt while scheme bit 0 is set: min(fw_rate, L); 0: L (4.9)",
+            offset=0x160,
+            bitOffset=0,
+            bitSize=32,
+            mode="RW",
+            base=pr.UInt,
+            units="bytes/s",
+        ))

@@ -102,5 +102,8 @@ begin
   st_cfg_alpha_init      <= std_logic_vector(tap_regs.cfg.alpha_init);
   st_cfg_min_dec_fac     <= std_logic_vector(tap_regs.cfg.min_dec_fac);
   st_cfg_hai_mult        <= tap_regs.cfg.hai_mult;
+  st_cfg_scheme          <= std_logic_vector(tap_regs.cfg.scheme);
+  st_cfg_gate_mask       <= tap_regs.cfg.gate_mask;
+  st_cfg_fw_rate         <= std_logic_vector(tap_regs.cfg.fw_rate);
 
 end architecture tap;

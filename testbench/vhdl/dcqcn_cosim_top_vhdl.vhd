@@ -113,12 +113,15 @@ entity dcqcn_cosim_top is
     st_cnt_stall           : out   std_logic_vector(31 downto 0);
     st_cnt_bytes           : out   std_logic_vector(63 downto 0);
     st_bytes_hi            : out   std_logic_vector(31 downto 0);
-    -- spec 7, regs: the extension rate rules (0x150-0x158)
+    -- spec 7, regs: the extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160)
     st_cfg_rmax            : out   std_logic_vector(31 downto 0);
     st_cfg_rate_first_cnp  : out   std_logic_vector(31 downto 0);
     st_cfg_alpha_init      : out   std_logic_vector(9 downto 0);
     st_cfg_min_dec_fac     : out   std_logic_vector(10 downto 0);
-    st_cfg_hai_mult        : out   std_logic
+    st_cfg_hai_mult        : out   std_logic;
+    st_cfg_scheme          : out   std_logic_vector(1 downto 0);
+    st_cfg_gate_mask       : out   std_logic;
+    st_cfg_fw_rate         : out   std_logic_vector(31 downto 0)
   );
 end entity dcqcn_cosim_top;
 
@@ -227,6 +230,9 @@ begin
     st_cfg_alpha_init      <= std_logic_vector(regs_r.cfg.alpha_init);
     st_cfg_min_dec_fac     <= std_logic_vector(regs_r.cfg.min_dec_fac);
     st_cfg_hai_mult        <= regs_r.cfg.hai_mult;
+    st_cfg_scheme          <= std_logic_vector(regs_r.cfg.scheme);
+    st_cfg_gate_mask       <= regs_r.cfg.gate_mask;
+    st_cfg_fw_rate         <= std_logic_vector(regs_r.cfg.fw_rate);
 
   end block b_state;
 

@@ -370,12 +370,15 @@ architecture sim of tb_golden is
       st_cnt_stall           : out std_logic_vector(31 downto 0);
       st_cnt_bytes           : out std_logic_vector(63 downto 0);
       st_bytes_hi            : out std_logic_vector(31 downto 0);
-      -- the extension rate rules, not in golden format 1 (left open)
+      -- the extension rate rules and the control scheme, not in golden format 1 (left open)
       st_cfg_rmax            : out std_logic_vector(31 downto 0);
       st_cfg_rate_first_cnp  : out std_logic_vector(31 downto 0);
       st_cfg_alpha_init      : out std_logic_vector(9 downto 0);
       st_cfg_min_dec_fac     : out std_logic_vector(10 downto 0);
-      st_cfg_hai_mult        : out std_logic
+      st_cfg_hai_mult        : out std_logic;
+      st_cfg_scheme          : out std_logic_vector(1 downto 0);
+      st_cfg_gate_mask       : out std_logic;
+      st_cfg_fw_rate         : out std_logic_vector(31 downto 0)
     );
   end component dcqcn_cosim_top;
 

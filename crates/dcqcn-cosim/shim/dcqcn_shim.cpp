@@ -123,6 +123,9 @@ public:
         o.cfg_alpha_init = t->st_cfg_alpha_init;
         o.cfg_min_dec_fac = t->st_cfg_min_dec_fac;
         o.cfg_hai_mult = t->st_cfg_hai_mult;
+        o.cfg_scheme = t->st_cfg_scheme;
+        o.cfg_gate_mask = t->st_cfg_gate_mask;
+        o.cfg_fw_rate = t->st_cfg_fw_rate;
     }
 
     // Every register of spec 7 from `st` (the registered outputs from their port fields), at a
@@ -183,6 +186,9 @@ public:
         t->in_cfg_alpha_init = st.cfg_alpha_init;
         t->in_cfg_min_dec_fac = st.cfg_min_dec_fac;
         t->in_cfg_hai_mult = st.cfg_hai_mult;
+        t->in_cfg_scheme = st.cfg_scheme;
+        t->in_cfg_gate_mask = st.cfg_gate_mask;
+        t->in_cfg_fw_rate = st.cfg_fw_rate;
         t->in_bvalid = st.s_axil_bvalid;
         t->in_bresp = st.s_axil_bresp;
         t->in_rvalid = st.s_axil_rvalid;

@@ -12,6 +12,7 @@
 
 use crate::rtl::Rates;
 use dcqcn_model::alpha::ALPHA_MAX;
+use dcqcn_model::rate_inc::hyper_index;
 use dcqcn_model::regmap::{RESP_DECERR, RESP_OKAY};
 use dcqcn_model::{Inputs, Outputs, Phase, RateLimiter};
 
@@ -78,6 +79,44 @@ pub const BINS: &[(&str, &str)] = &[
     ),
     ("bypass_on", "cycles with bypass set"),
     ("cnp_cnt16_wraps", "the 16-bit CNP counter wraps"),
+    (
+        "rmax_caps_increase",
+        "an increase sets Rt to rmax below L (0x150)",
+    ),
+    (
+        "first_cnp_rate_set",
+        "the first decrease sets the rate on first CNP (0x154)",
+    ),
+    (
+        "min_dec_fac_binds",
+        "a decrease keeps exactly floor(Rc min_dec_fac / 1024) (0x158)",
+    ),
+    (
+        "alpha_init_used",
+        "the first decrease cuts with alpha_init != 1023 (0x158)",
+    ),
+    (
+        "hyper_i_x_rhai",
+        "a hyper increase adds i x rhai with i >= 2 (0x158 hai_mult)",
+    ),
+    (
+        "fw_rate_throttles",
+        "a beat waits for credit at the firmware rate (scheme 1)",
+    ),
+    (
+        "observe_decrease",
+        "a decrease while the stream passes unthrottled (scheme 2)",
+    ),
+    ("fw_only_load", "a beat passes in scheme 3 (firmware only)"),
+    ("gate_mask_blocks", "the gate mask refuses a beat"),
+    (
+        "fw_rate_handover",
+        "hardware DCQCN takes over a firmware rate below L (scheme bit 0 cleared)",
+    ),
+    (
+        "fw_rate_is_line",
+        "firmware rate 0 or above L: Rc = L in a firmware-rate scheme",
+    ),
 ];
 
 /// The corners of the registers' widths and of the parameter variants (see the module
@@ -152,6 +191,9 @@ struct Prev {
     credit: u64,
     bpc: u32,
     rc: u32,
+    active: bool,
+    scheme: u8,
+    gate_mask: bool,
 }
 
 impl Prev {
@@ -179,6 +221,9 @@ impl Prev {
             credit: s.gate.credit,
             bpc: s.gate.bpc,
             rc: s.rc,
+            active: s.active,
+            scheme: s.regs.cfg.scheme,
+            gate_mask: s.regs.cfg.gate_mask,
         }
     }
 }
@@ -284,6 +329,49 @@ impl Coverage {
         hit(22, i.rst && (out.m_axis_tvalid || i.s_axis.tvalid));
         hit(23, cfg.bypass);
         hit(24, e.cnp_edge && s.regs.cnt.cnp_cnt16 == 0 && !i.rst);
+        // The extension rules and the schemes: what the cycle's registers were (the previous
+        // sample; none before a run's first cycle without `start`).
+        if let (Some(p), false) = (self.prev, i.rst) {
+            hit(
+                25,
+                e.inc.is_some() && cfg.rmax != 0 && cfg.rmax < l && s.rt == cfg.rmax,
+            );
+            hit(
+                26,
+                e.dec_fire && !p.active && cfg.rate_first_cnp != 0 && s.rc != p.rc,
+            );
+            let fac = u64::from(cfg.min_dec_fac);
+            hit(
+                27,
+                e.dec_fire
+                    && (1..1024).contains(&fac)
+                    && u64::from(s.rc) == u64::from(p.rc) * fac / 1024
+                    && s.rc > cfg.rmin.min(l),
+            );
+            hit(
+                28,
+                e.dec_fire && !p.active && cfg.alpha_init != ALPHA_MAX && cfg.rate_first_cnp == 0,
+            );
+            if e.inc == Some(Phase::Hyper) && cfg.hai_mult {
+                let (t_new, b_new) = (
+                    p.t_stage.saturating_add(u8::from(t)),
+                    p.b_stage.saturating_add(u8::from(b)),
+                );
+                hit(29, hyper_index(t_new, b_new, cfg) >= 2);
+            }
+            hit(30, e.stall && p.scheme == 1 && !p.gate_mask && !cfg.bypass);
+            hit(31, e.dec_fire && p.scheme == 2);
+            hit(32, e.load && p.scheme == 3 && !cfg.bypass);
+            hit(33, e.stall && p.gate_mask);
+            hit(
+                34,
+                p.scheme & 1 == 1 && cfg.scheme & 1 == 0 && !cfg.bypass && s.rc < l,
+            );
+            hit(
+                35,
+                cfg.scheme & 1 == 1 && !cfg.bypass && (cfg.fw_rate == 0 || cfg.fw_rate > l),
+            );
+        }
         self.sample_edges(i, m);
     }
 

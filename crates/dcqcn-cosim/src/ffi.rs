@@ -90,6 +90,9 @@ pub mod bridge {
         cfg_alpha_init: u16,
         cfg_min_dec_fac: u16,
         cfg_hai_mult: bool,
+        cfg_scheme: u8,
+        cfg_gate_mask: bool,
+        cfg_fw_rate: u32,
     }
 
     /// A compiled RTL variant.

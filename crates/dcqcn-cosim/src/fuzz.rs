@@ -132,12 +132,49 @@ pub fn rules() -> impl Strategy<Value = RuleFields> {
     )
 }
 
+/// The control scheme (spec 4.9, 0x15C-0x160): hardware DCQCN (scheme 0, no gate mask) in most
+/// cases, otherwise any scheme, the gate mask now and then, and the firmware rate at its edges
+/// (0 = L, 1, around L, 2^32 - 1).
+pub fn scheme() -> impl Strategy<Value = (u8, bool, u32)> {
+    let l = Params::DEFAULT.line_rate();
+    prop_oneof![
+        6 => Just((0u8, false, 0u32)),
+        4 => (
+            0u8..4,
+            prop_oneof![4 => Just(false), 1 => Just(true)],
+            prop_oneof![
+                2 => Just(0u32),
+                1 => Just(1u32),
+                3 => 1_000_000u32..l,
+                1 => (l - 2)..=(l + 2),
+                1 => Just(u32::MAX),
+            ],
+        ),
+    ]
+}
+
 pub fn config() -> impl Strategy<Value = Config> {
     (
         prop_oneof![3 => config_any(), 2 => config_realistic()],
         rules(),
+        scheme(),
     )
-        .prop_map(|(c, r)| c.with_rules(r))
+        .prop_map(|(c, r, (scheme, gate_mask, fw_rate))| Config {
+            scheme,
+            gate_mask,
+            fw_rate,
+            ..c.with_rules(r)
+        })
+}
+
+/// Writes that switch the control scheme every `period` cycles (spec 4.9): through every scheme
+/// and back to hardware DCQCN, the gate mask set and cleared.
+fn scheme_switching(period: u64) -> PeriodicWrite {
+    PeriodicWrite {
+        period,
+        addr: regmap::CONTROL,
+        values: vec![1, 0, 2, 3, 0, 1 << 8, 0, 3 | 1 << 8, 1],
+    }
 }
 
 pub fn traffic() -> impl Strategy<Value = Option<TrafficSpec>> {
@@ -201,6 +238,10 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
         0.1f64..=1.0,
         prop_oneof![3 => Just(None), 1 => (500u64..20_000).prop_map(Some)],
         any::<bool>(),
+        (
+            any::<bool>(),
+            prop_oneof![3 => Just(None), 1 => (300u64..30_000).prop_map(Some)],
+        ),
     )
         .prop_map(
             |(
@@ -212,6 +253,7 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                 rready_prob,
                 bypass_toggle,
                 rule_words,
+                (scheme_words, scheme_switch),
             )| AxilSpec {
                 read_prob,
                 write_prob,
@@ -220,15 +262,16 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                 bready_prob,
                 rready_prob,
                 periodic: bypass_toggle
-                    .map(|period| {
-                        vec![PeriodicWrite {
-                            period,
-                            addr: regmap::BYPASS,
-                            values: vec![1, 0],
-                        }]
+                    .map(|period| PeriodicWrite {
+                        period,
+                        addr: regmap::BYPASS,
+                        values: vec![1, 0],
                     })
-                    .unwrap_or_default(),
+                    .into_iter()
+                    .chain(scheme_switch.map(scheme_switching))
+                    .collect(),
                 rule_words,
+                scheme_words,
             },
         )
 }

@@ -308,6 +308,9 @@ fn state_sample(state: &State) -> Sample {
         cfg_alpha_init: n.cfg_alpha_init,
         cfg_min_dec_fac: n.cfg_min_dec_fac,
         cfg_hai_mult: n.cfg_hai_mult,
+        cfg_scheme: n.cfg_scheme,
+        cfg_gate_mask: n.cfg_gate_mask,
+        cfg_fw_rate: n.cfg_fw_rate,
     }
 }
 
@@ -375,5 +378,8 @@ fn from_sample(s: &Sample) -> Snapshot {
         cfg_alpha_init: s.cfg_alpha_init,
         cfg_min_dec_fac: s.cfg_min_dec_fac,
         cfg_hai_mult: s.cfg_hai_mult,
+        cfg_scheme: s.cfg_scheme,
+        cfg_gate_mask: s.cfg_gate_mask,
+        cfg_fw_rate: s.cfg_fw_rate,
     }
 }

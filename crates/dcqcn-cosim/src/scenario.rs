@@ -132,6 +132,7 @@ pub fn builtin() -> Vec<Scenario> {
                     rready_prob: 0.3,
                     periodic: vec![],
                     rule_words: false,
+                    scheme_words: false,
                 },
                 cnp: CnpSpec::Random { prob: 0.001, max_width: 3 },
                 ..base(compressed(&p8))
@@ -239,8 +240,45 @@ pub fn builtin() -> Vec<Scenario> {
             },
             default_cycles: 3_000_000,
         },
+        Scenario {
+            name: "schemes",
+            description: "control schemes switched at run time (0x15C, spec 4.9): hardware DCQCN, firmware rate, DCQCN observing, firmware only, the gate mask; the firmware rate rewritten (0, in range, above L), both triggers, random reads and writes of the scheme words",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                axil: AxilSpec {
+                    read_prob: 0.002,
+                    write_prob: 0.0001,
+                    scheme_words: true,
+                    periodic: vec![
+                        PeriodicWrite {
+                            period: 70_000,
+                            addr: regmap::CONTROL,
+                            values: SCHEME_CYCLE.to_vec(),
+                        },
+                        PeriodicWrite {
+                            period: 110_000,
+                            addr: regmap::FW_RATE,
+                            values: vec![300_000_000, 0, 40_000_000, u32::MAX, 900_000_000],
+                        },
+                    ],
+                    ..AxilSpec::config_only()
+                },
+                cnp: switch(4.0),
+                ..base(Config {
+                    byte_en: true,
+                    byte_threshold: 4_096,
+                    ..compressed(&p8)
+                })
+            },
+            default_cycles: 3_000_000,
+        },
     ]
 }
+
+/// The values the `schemes` scenario writes to 0x15C in turn (scheme in bits 1:0, gate mask in
+/// bit 8): every scheme entered from hardware DCQCN and from another scheme, the gate mask set in
+/// hardware DCQCN and in the firmware-rate scheme.
+const SCHEME_CYCLE: [u32; 10] = [0, 1, 0, 2, 3, 1, 0, 1 << 8, 1 | 1 << 8, 2];
 
 /// The `rate-rules` scenario's configuration: compressed periods, both triggers, and every
 /// extension rule on (spec 6.2, 0x150-0x158), cuts up to 1023/1024 (dec_gain 0).

@@ -165,11 +165,19 @@ pub struct AxilSpec {
     /// a draw of an unmapped word hit 0x150-0x158: that draw is repeated, see `random_addr`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rule_words: bool,
+    /// Random reads and writes of mapped words also target the control-scheme words 0x15C-0x160
+    /// (spec 4.9); absent = false, for the same reason as `rule_words`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub scheme_words: bool,
 }
 
 /// The extension rate-rule words (spec 6.2), drawn by random accesses only with
 /// [`AxilSpec::rule_words`].
 const RULE_WORDS: [u16; 3] = [regmap::RMAX, regmap::RATE_FIRST_CNP, regmap::RATE_RULES];
+
+/// The control-scheme words (spec 4.9), drawn by random accesses only with
+/// [`AxilSpec::scheme_words`].
+const SCHEME_WORDS: [u16; 2] = [regmap::CONTROL, regmap::FW_RATE];
 
 impl AxilSpec {
     /// Program the configuration after each reset, nothing else.
@@ -183,6 +191,7 @@ impl AxilSpec {
             rready_prob: 1.0,
             periodic: vec![],
             rule_words: false,
+            scheme_words: false,
         }
     }
 }
@@ -504,8 +513,8 @@ impl AxilMaster {
             loop {
                 let a = (self.rng.range(0, 0x3FF) as u16) << 2;
                 // An unmapped word is unmapped in the map of this build: a draw of a mapped one
-                // (the rule words 0x150-0x158 included, whatever rule_words says) is drawn again,
-                // so that the access really gets DECERR.
+                // (the words 0x150-0x160 included, whatever rule_words and scheme_words say) is
+                // drawn again, so that the access really gets DECERR.
                 if regmap::lookup(a).is_none() {
                     return a | self.rng.range(0, 3) as u16;
                 }
@@ -515,6 +524,7 @@ impl AxilMaster {
             .iter()
             .filter(|m| !writable || m.2)
             .filter(|m| self.spec.rule_words || !RULE_WORDS.contains(&m.0))
+            .filter(|m| self.spec.scheme_words || !SCHEME_WORDS.contains(&m.0))
             .map(|m| m.0)
             .collect();
         cands[self.rng.range(0, cands.len() as u64 - 1) as usize]
@@ -559,6 +569,22 @@ impl AxilMaster {
                 let fac = r.range(0, 1100) as u32;
                 let hai = r.range(0, 1) as u32;
                 alpha_init | fac << 16 | hai << 28
+            }
+            // Hardware DCQCN half the time, the gate mask set one write in ten.
+            regmap::CONTROL => {
+                let scheme = if r.chance(0.5) {
+                    0
+                } else {
+                    r.range(1, 3) as u32
+                };
+                scheme | u32::from(r.chance(0.1)) << 8
+            }
+            regmap::FW_RATE => {
+                if r.chance(0.2) {
+                    0
+                } else {
+                    r.range(1_000_000, 1_500_000_000) as u32
+                }
             }
             _ => r.next_u64() as u32,
         };
@@ -823,6 +849,7 @@ mod tests {
                 rready_prob: 0.5,
                 periodic: vec![],
                 rule_words: false,
+                scheme_words: false,
             },
             resets: ResetSpec {
                 initial_cycles: 4,

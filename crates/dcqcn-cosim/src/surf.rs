@@ -1065,6 +1065,7 @@ pub fn scenarios() -> Vec<SurfScenario> {
                     rready_prob: 0.6,
                     periodic: vec![],
                     rule_words: false,
+                    scheme_words: false,
                 },
                 ..quiet()
             },

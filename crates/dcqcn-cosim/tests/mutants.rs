@@ -169,6 +169,19 @@ fn strict_gate_is_caught_when_credit_equals_the_beat() {
     );
 }
 
+/// spec 4.9: the first cycle of an unthrottled scheme (2 or 3) holds the credit at 0 and opens
+/// the gate; a block that ignores scheme bit 1 keeps the credit it accumulates.
+#[test]
+fn lost_scheme_bit_is_caught_in_the_first_unthrottled_cycle() {
+    check(
+        "ungated_bypass_only",
+        "schemes",
+        "credit",
+        |s, i, _| !i.rst && !s.regs.cfg.bypass && s.regs.cfg.scheme & 2 != 0,
+        0,
+    );
+}
+
 #[test]
 fn early_cnp_edge_is_caught_one_cycle_before_the_model_sees_the_cnp() {
     check(
@@ -243,6 +256,8 @@ fn every_mutant_has_a_test() {
         "mut_credit_top_bit",
         "mut_vhdl_byte_cnt_wraps",
         "mut_vhdl_credit_top_bit",
+        "mut_ungated_bypass_only",
+        "mut_vhdl_ungated_bypass_only",
     ];
     let mut c = compiled.clone();
     c.sort();

@@ -14,6 +14,9 @@
 //! alpha_init = 1023
 //! hai_mult = true
 //! byte_threshold = "2097088B"     # NVIDIA rpg_byte_reset 32767 (64-byte units) x 64
+//! scheme = "firmware-rate"        # control scheme (spec 4.9): hardware-dcqcn, firmware-rate,
+//!                                 # dcqcn-observing, firmware-only, or 0-3
+//! fw_rate = "2Gbps"               # the firmware's rate (0 = L); gate_mask = true blocks the stream
 //! ```
 //!
 //! Values are read by the serde types of [`units`] ([`units::Rate`], [`units::Time`] ...); a
@@ -72,15 +75,17 @@ enum Kind {
     Flag,
     Gain,
     Q10,
+    Scheme,
     Raw,
 }
 
 fn kind(field: &str) -> Option<Kind> {
     Some(match field {
-        "rai" | "rhai" | "rmin" | "rmax" | "rate_first_cnp" => Kind::Rate,
+        "rai" | "rhai" | "rmin" | "rmax" | "rate_first_cnp" | "fw_rate" => Kind::Rate,
         "inc_interval" | "dec_interval" | "alpha_interval" => Kind::Time,
         "byte_threshold" | "credit_cap" => Kind::Size,
-        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" | "hai_mult" => Kind::Flag,
+        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" | "hai_mult" | "gate_mask" => Kind::Flag,
+        "scheme" => Kind::Scheme,
         "g" => Kind::Gain,
         "alpha_init" | "min_dec_fac" => Kind::Q10,
         "alpha_g" | "dec_gain" | "stage_threshold" => Kind::Raw,
@@ -265,6 +270,7 @@ pub fn apply(
             Kind::Flag => u64::from(src.read_value::<units::Flag>(value, name)?.0),
             Kind::Gain => u64::from(src.read_value::<units::Gain>(value, name)?.alpha_g),
             Kind::Q10 => src.read_value::<units::Q10>(value, name)?.0,
+            Kind::Scheme => u64::from(src.read_value::<units::Scheme>(value, name)?.0),
             Kind::Raw => src.read_value::<units::Count>(value, name)?.0,
         };
         let field = if name == "g" { "alpha_g" } else { name };
@@ -304,6 +310,9 @@ pub fn apply(
             "alpha_init" => cfg.alpha_init = v as u16,
             "min_dec_fac" => cfg.min_dec_fac = v as u16,
             "hai_mult" => cfg.hai_mult = v == 1,
+            "scheme" => cfg.scheme = v as u8,
+            "gate_mask" => cfg.gate_mask = v == 1,
+            "fw_rate" => cfg.fw_rate = v as u32,
             _ => unreachable!("kind() and FIELD_WIDTHS list the same fields"),
         }
     }
@@ -412,6 +421,36 @@ inc_interval = "2ms"
         );
         let e = parse("[registers]\nclamp_tgt = \"yes\"\n", "c.toml", &P).unwrap_err();
         assert!(e.to_string().contains("expected true or false"), "{e}");
+    }
+
+    /// The control scheme (spec 4.9): by name or code, the firmware rate in units, the mask.
+    #[test]
+    fn control_scheme_fields() {
+        let c = parse(
+            "[registers]\nscheme = \"firmware-rate\"\nfw_rate = \"2Gbps\"\ngate_mask = true\n",
+            "c.toml",
+            &P,
+        )
+        .unwrap();
+        assert_eq!((c.scheme, c.fw_rate, c.gate_mask), (1, 250_000_000, true));
+        assert_eq!(
+            c.register_writes(&P)[c.register_writes(&P).len() - 1],
+            (dcqcn_model::regmap::CONTROL, 1 | 1 << 8)
+        );
+        for (k, name) in units::SCHEME_NAMES.iter().enumerate() {
+            let c = parse(&format!("[registers]\nscheme = \"{name}\"\n"), "c.toml", &P).unwrap();
+            assert_eq!(c.scheme as usize, k);
+            let c = parse(&format!("[registers]\nscheme = {k}\n"), "c.toml", &P).unwrap();
+            assert_eq!(c.scheme as usize, k);
+        }
+        let e = parse("[registers]\n\nscheme = 4\n", "c.toml", &P).unwrap_err();
+        assert!(
+            e.to_string().starts_with("c.toml:3: `scheme`")
+                && e.to_string().contains("firmware-only"),
+            "{e}"
+        );
+        let e = parse("[registers]\nscheme = \"software\"\n", "c.toml", &P).unwrap_err();
+        assert!(e.to_string().contains("expected 0-3 or one of"), "{e}");
     }
 
     /// The extension rate rules in human units (spec 6.2, 0x150-0x158), NVIDIA's names mapped.

@@ -397,6 +397,49 @@ impl<'de> Deserialize<'de> for Flag {
     }
 }
 
+/// A control scheme as written in a register file (spec 4.9): its name or its code 0-3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scheme(pub u8);
+
+/// The control schemes' names, by code (spec 4.9).
+pub const SCHEME_NAMES: [&str; 4] = [
+    "hardware-dcqcn",
+    "firmware-rate",
+    "dcqcn-observing",
+    "firmware-only",
+];
+
+impl<'de> Deserialize<'de> for Scheme {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Scheme;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "0-3 or one of {}", SCHEME_NAMES.join(", "))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Scheme, E> {
+                match SCHEME_NAMES.iter().position(|n| *n == v) {
+                    Some(k) => Ok(Scheme(k as u8)),
+                    None => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Scheme, E> {
+                match v {
+                    0..=3 => Ok(Scheme(v as u8)),
+                    _ => Err(E::invalid_value(de::Unexpected::Signed(v), &self)),
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Scheme, E> {
+                match v {
+                    0..=3 => Ok(Scheme(v as u8)),
+                    _ => Err(E::invalid_value(de::Unexpected::Unsigned(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

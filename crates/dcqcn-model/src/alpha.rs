@@ -89,8 +89,9 @@ impl Block for Alpha {
 
     #[inline(always)]
     fn next(&mut self, i: &AlphaIn, o: &AlphaOut, cfg: &Config, _: &Params) {
-        // spec 4.7: bypass holds the process in its reset state, alpha at its initial value.
-        if cfg.bypass {
+        // spec 4.7, 4.9: a held reaction point (bypass, scheme bit 0) holds the process in its
+        // reset state, alpha at its initial value.
+        if cfg.rp_held() {
             *self = Alpha {
                 alpha: cfg.alpha_init,
                 ..Alpha::RESET

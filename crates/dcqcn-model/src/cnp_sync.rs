@@ -68,7 +68,7 @@ impl Block for CnpSync {
         let cnp_edge = self.edge();
         CnpSyncOut {
             cnp_edge,
-            cnp_event: cnp_edge && !cfg.bypass,
+            cnp_event: cnp_edge && !cfg.rp_held(),
         }
     }
 

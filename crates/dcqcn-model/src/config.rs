@@ -46,7 +46,23 @@ pub struct Config {
     /// Hyper increase adds i x rhai (i = smin - F) instead of rhai (spec 4.5).
     #[serde(default, skip_serializing_if = "is_false")]
     pub hai_mult: bool,
+    /// Control scheme (2 bits, spec 4.9): bit 0 holds the reaction point and lets firmware set the
+    /// rate (`fw_rate`), bit 1 opens the credit gate. 0 hardware DCQCN, 1 firmware rate,
+    /// 2 DCQCN observing, 3 firmware only.
+    #[serde(default, skip_serializing_if = "is_zero8")]
+    pub scheme: u8,
+    /// 1: no beat is accepted, in every scheme and in bypass (spec 4.9).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gate_mask: bool,
+    /// Rc and Rt while scheme bit 0 is set, bytes/s: min(fw_rate, L); 0 = L (spec 4.9).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fw_rate: u32,
 }
+
+/// `scheme` bit 0: the reaction point is held, firmware sets the rate (spec 4.9).
+pub const SCHEME_FW_RATE: u8 = 1;
+/// `scheme` bit 1: the stream is not throttled (spec 4.9).
+pub const SCHEME_UNGATED: u8 = 2;
 
 /// Reset value of `alpha_init` (spec 6.2).
 pub const ALPHA_INIT_RESET: u16 = 1023;
@@ -61,6 +77,9 @@ fn is_zero(v: &u32) -> bool {
     *v == 0
 }
 fn is_zero16(v: &u16) -> bool {
+    *v == 0
+}
+fn is_zero8(v: &u8) -> bool {
     *v == 0
 }
 fn is_false(v: &bool) -> bool {
@@ -89,6 +108,9 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("alpha_init", 10),
     ("min_dec_fac", 11),
     ("hai_mult", 1),
+    ("scheme", 2),
+    ("gate_mask", 1),
+    ("fw_rate", 32),
 ];
 
 /// The named configurations of spec 6.3.
@@ -175,6 +197,9 @@ impl Config {
             alpha_init: ALPHA_INIT_RESET,
             min_dec_fac: 0,
             hai_mult: false,
+            scheme: 0,
+            gate_mask: false,
+            fw_rate: 0,
         }
     }
 
@@ -198,7 +223,7 @@ impl Config {
     /// `(name, value, width)`: a configuration read from a file (a saved fuzz case) whose field
     /// types are wider than the register fields.
     pub fn out_of_range(&self) -> Option<(&'static str, u64, u32)> {
-        let values: [u64; 20] = [
+        let values: [u64; 23] = [
             self.alpha_g.into(),
             self.dec_gain.into(),
             self.stage_threshold.into(),
@@ -219,6 +244,9 @@ impl Config {
             self.alpha_init.into(),
             self.min_dec_fac.into(),
             self.hai_mult.into(),
+            self.scheme.into(),
+            self.gate_mask.into(),
+            self.fw_rate.into(),
         ];
         FIELD_WIDTHS
             .iter()
@@ -250,6 +278,9 @@ impl Config {
             alpha_init: ALPHA_INIT_RESET,
             min_dec_fac: 0,
             hai_mult: false,
+            scheme: 0,
+            gate_mask: false,
+            fw_rate: 0,
         }
     }
 
@@ -312,6 +343,46 @@ impl Config {
         self.hai_mult = b[28];
     }
 
+    /// Word 0x15C (`control`).
+    pub fn word_control(&self) -> u32 {
+        u32::from(self.gate_mask) << 8 | u32::from(self.scheme & 3)
+    }
+
+    /// Sets the fields of word 0x15C from a full word (reserved bits ignored).
+    pub fn set_word_control(&mut self, w: u32) {
+        self.scheme = (w & 3) as u8;
+        self.gate_mask = w >> 8 & 1 == 1;
+    }
+
+    /// spec 4.7, 4.9: the reaction point's processes are held in reset (bypass or scheme bit 0).
+    #[inline(always)]
+    pub fn rp_held(&self) -> bool {
+        self.bypass || self.scheme & SCHEME_FW_RATE != 0
+    }
+
+    /// spec 4.7, 4.9: the credit gate is open and the credit held at 0 (bypass or scheme bit 1).
+    #[inline(always)]
+    pub fn ungated(&self) -> bool {
+        self.bypass || self.scheme & SCHEME_UNGATED != 0
+    }
+
+    /// spec 4.9: hardware DCQCN throttling the stream, no gate mask (scheme 0): the only
+    /// configuration the quiet fast path and the closed-form skip cover besides bypass.
+    #[inline(always)]
+    pub fn hw_scheme(&self) -> bool {
+        self.scheme == 0 && !self.gate_mask
+    }
+
+    /// spec 4.9: the rate firmware sets, min(fw_rate, L) with 0 = L.
+    #[inline(always)]
+    pub fn fw_rc(&self, line_rate: u32) -> u32 {
+        if self.fw_rate == 0 {
+            line_rate
+        } else {
+            self.fw_rate.min(line_rate)
+        }
+    }
+
     /// spec 4.6: the ceiling of a rate a decrease or increase writes (`rmax`, 0 = none).
     #[inline(always)]
     pub fn ceil_rate(&self, x: u32, line_rate: u32) -> u32 {
@@ -323,7 +394,8 @@ impl Config {
     }
 
     /// The full-strobe AXI4-Lite writes that program this configuration into a block that holds
-    /// its reset values, in address order. Bypass is written last so traffic rules change once.
+    /// its reset values, in address order but for three: the firmware rate before the scheme
+    /// that uses it, and the scheme and bypass last, so that traffic rules change once.
     pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
         let r = Config::reset(p);
         let mut w = Vec::new();
@@ -356,6 +428,8 @@ impl Config {
             self.word_rate_rules(),
             r.word_rate_rules(),
         );
+        push(regmap::FW_RATE, self.fw_rate, r.fw_rate);
+        push(regmap::CONTROL, self.word_control(), r.word_control());
         push(regmap::BYPASS, u32::from(self.bypass), u32::from(r.bypass));
         w
     }

@@ -71,10 +71,11 @@ pub struct GateOut {
 }
 
 impl CreditGate {
-    /// `beat_ok`: the credit covers the offered beat's bytes (tkeep-aware), or bypass.
+    /// `beat_ok`: no gate mask, and the credit covers the offered beat's bytes (tkeep-aware) or
+    /// the gate is open (bypass, scheme bit 1; spec 4.9).
     #[inline(always)]
-    pub fn beat_ok(&self, bypass: bool, tkeep: u64) -> bool {
-        bypass || self.credit >= u64::from(keep_bytes(tkeep)) << 16
+    pub fn beat_ok(&self, cfg: &Config, tkeep: u64) -> bool {
+        !cfg.gate_mask && (cfg.ungated() || self.credit >= u64::from(keep_bytes(tkeep)) << 16)
     }
 
     /// Cycles from now in which, with the inputs held, no beat is loaded or handed downstream and
@@ -306,8 +307,9 @@ impl Block for CreditGate {
 
     #[inline(always)]
     fn comb(&self, i: &GateIn<'_>, cfg: &Config, p: &Params) -> GateOut {
-        // spec 5.3: tkeep-aware gate; bypass passes ungated (spec 4.7).
-        let beat_ok = self.beat_ok(cfg.bypass, i.s.tkeep);
+        // spec 5.3: tkeep-aware gate; bypass and scheme bit 1 pass ungated, the gate mask blocks
+        // (spec 4.7, 4.9).
+        let beat_ok = self.beat_ok(cfg, i.s.tkeep);
         let room = !self.m_valid || i.m_tready;
         let s_tready = !i.rst && room && beat_ok;
         let load = i.s.tvalid && s_tready;
@@ -324,7 +326,7 @@ impl Block for CreditGate {
     /// In place: the hot path copies the data beat only when one is loaded.
     #[inline(always)]
     fn next(&mut self, i: &GateIn<'_>, o: &GateOut, cfg: &Config, _: &Params) {
-        self.credit = if cfg.bypass {
+        self.credit = if cfg.ungated() {
             0
         } else {
             // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
@@ -373,11 +375,34 @@ mod tests {
 
     #[test]
     fn gate_is_tkeep_aware() {
+        let hw = Config::reset(&Params::DEFAULT);
         let g = gate(3 << 16);
-        assert!(g.beat_ok(false, 0b0000_0111));
-        assert!(!g.beat_ok(false, 0b0000_1111));
-        assert!(g.beat_ok(false, 0));
-        assert!(g.beat_ok(true, 0xFF));
+        assert!(g.beat_ok(&hw, 0b0000_0111));
+        assert!(!g.beat_ok(&hw, 0b0000_1111));
+        assert!(g.beat_ok(&hw, 0));
+        let bypass = Config { bypass: true, ..hw };
+        assert!(g.beat_ok(&bypass, 0xFF));
+    }
+
+    /// spec 4.9: scheme bit 1 opens the gate like bypass; the gate mask blocks in every scheme,
+    /// bypass included, even a beat the credit covers.
+    #[test]
+    fn schemes_and_gate_mask() {
+        let hw = Config::reset(&Params::DEFAULT);
+        let g = gate(3 << 16);
+        for scheme in 0..4u8 {
+            let c = Config { scheme, ..hw };
+            assert_eq!(g.beat_ok(&c, 0xFF), scheme & 2 != 0, "scheme {scheme}");
+            assert!(g.beat_ok(&c, 0b111), "scheme {scheme}");
+            for bypass in [false, true] {
+                let masked = Config {
+                    gate_mask: true,
+                    bypass,
+                    ..c
+                };
+                assert!(!g.beat_ok(&masked, 0), "scheme {scheme} bypass {bypass}");
+            }
+        }
     }
 
     const IDLE: AxisIn = AxisIn {
@@ -475,7 +500,14 @@ mod tests {
                         ..Config::reset(&P)
                     };
                     let cap_q = cap_q(&cfg, &P);
-                    for c0 in [0u64, 1, need.saturating_sub(1), need, need + b - 1, cap_q] {
+                    for c0 in [
+                        0u64,
+                        1,
+                        need.saturating_sub(1),
+                        need,
+                        (need + b).saturating_sub(1),
+                        cap_q,
+                    ] {
                         if c0 > cap_q {
                             continue;
                         }

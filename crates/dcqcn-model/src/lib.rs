@@ -260,7 +260,7 @@ impl RateLimiter {
     fn quiet_cycles_ahead(&self) -> u64 {
         let s = &self.state;
         let cfg = &s.regs.cfg;
-        if cfg.bypass {
+        if cfg.bypass || !cfg.hw_scheme() {
             return 0;
         }
         s.alpha.quiet_cycles(s.active, cfg).min(s.inc.quiet_cycles(
@@ -290,8 +290,10 @@ impl RateLimiter {
         let s = &mut self.state;
         let mut cfg = s.regs.cfg;
         if QUIET {
-            // quiet_cycles_ahead is 0 in bypass.
+            // quiet_cycles_ahead is 0 in bypass and in every scheme but hardware DCQCN.
             cfg.bypass = false;
+            cfg.scheme = 0;
+            cfg.gate_mask = false;
         }
         let (p, cfg) = (&p, &cfg);
         // A quiet cycle is never a reset cycle.
@@ -439,8 +441,8 @@ impl RateLimiter {
     }
 }
 
-/// `dcqcn_rl`'s own registers (spec 4.2, 4.6): (Rc, Rt, active) after the edge.
-/// Priority: bypass > decrease > increase > hold.
+/// `dcqcn_rl`'s own registers (spec 4.2, 4.6, 4.9): (Rc, Rt, active) after the edge.
+/// Priority: bypass > firmware rate (scheme bit 0) > decrease > increase > hold.
 #[inline(always)]
 fn rates_next(
     rc: u32,
@@ -453,6 +455,9 @@ fn rates_next(
 ) -> (u32, u32, bool) {
     let (rc, rt) = if cfg.bypass {
         (p.line_rate(), p.line_rate())
+    } else if cfg.rp_held() {
+        let fw = cfg.fw_rc(p.line_rate());
+        (fw, fw)
     } else if dec.dec_fire {
         (dec.rc_dec, dec.rt_dec)
     } else if inc.inc_event {
@@ -460,6 +465,6 @@ fn rates_next(
     } else {
         (rc, rt)
     };
-    // Set by the first decrease, cleared only by reset or bypass.
-    (rc, rt, !cfg.bypass && (active || dec.dec_fire))
+    // Set by the first decrease, cleared by reset and a held reaction point.
+    (rc, rt, !cfg.rp_held() && (active || dec.dec_fire))
 }

@@ -97,7 +97,7 @@ impl Block for RateDec {
 
     #[inline(always)]
     fn next(&mut self, i: &RateDecIn, o: &RateDecOut, cfg: &Config, _: &Params) {
-        *self = if cfg.bypass {
+        *self = if cfg.rp_held() {
             RateDec::RESET
         } else {
             RateDec {

@@ -190,8 +190,8 @@ impl Block for RateInc {
 
     #[inline(always)]
     fn next(&mut self, i: &RateIncIn, o: &RateIncOut, cfg: &Config, _: &Params) {
-        // spec 4.5: bypass, inactivity and a decrease restart the process.
-        if cfg.bypass || !i.active || i.dec_fire {
+        // spec 4.5, 4.9: a held reaction point, inactivity and a decrease restart the process.
+        if cfg.rp_held() || !i.active || i.dec_fire {
             *self = RateInc::RESET;
             return;
         }

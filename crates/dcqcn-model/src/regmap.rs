@@ -34,6 +34,8 @@ pub const STATUS: u16 = 0x148;
 pub const RMAX: u16 = 0x150;
 pub const RATE_FIRST_CNP: u16 = 0x154;
 pub const RATE_RULES: u16 = 0x158;
+pub const CONTROL: u16 = 0x15C;
+pub const FW_RATE: u16 = 0x160;
 
 /// Every mapped word, with its name and whether it accepts writes.
 pub const MAP: &[(u16, &str, bool)] = &[
@@ -68,6 +70,8 @@ pub const MAP: &[(u16, &str, bool)] = &[
     (RMAX, "rmax", true),
     (RATE_FIRST_CNP, "rate_first_cnp", true),
     (RATE_RULES, "rate_rules", true),
+    (CONTROL, "control", true),
+    (FW_RATE, "fw_rate", true),
 ];
 
 /// How software may access a field.
@@ -476,6 +480,30 @@ pub const FIELDS: &[Field] = &[
         name: "hai_mult",
         lsb: 28,
         width: 1,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: CONTROL,
+        name: "scheme",
+        lsb: 0,
+        width: 2,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: CONTROL,
+        name: "gate_mask",
+        lsb: 8,
+        width: 1,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: FW_RATE,
+        name: "fw_rate",
+        lsb: 0,
+        width: 32,
         access: Access::ReadWrite,
         reset: 0,
     },

@@ -167,6 +167,8 @@ impl Regs {
             regmap::RMAX => c.rmax,
             regmap::RATE_FIRST_CNP => c.rate_first_cnp,
             regmap::RATE_RULES => c.word_rate_rules(),
+            regmap::CONTROL => c.word_control(),
+            regmap::FW_RATE => c.fw_rate,
             regmap::ID => 0xDCC1_0100 | p.data_bytes(),
             regmap::CREDIT_BYTES => (m.credit >> 16) as u32,
             regmap::CREDIT_FRAC => (m.credit & 0xFFFF) as u32,
@@ -230,6 +232,8 @@ impl Regs {
             regmap::RMAX => cfg.rmax = merge(cfg.rmax),
             regmap::RATE_FIRST_CNP => cfg.rate_first_cnp = merge(cfg.rate_first_cnp),
             regmap::RATE_RULES => cfg.set_word_rate_rules(merge(cfg.word_rate_rules())),
+            regmap::CONTROL => cfg.set_word_control(merge(cfg.word_control())),
+            regmap::FW_RATE => cfg.fw_rate = merge(cfg.fw_rate),
             // Read-only and unmapped words.
             _ => return (RESP_DECERR, fx),
         }

@@ -32,7 +32,8 @@ impl RateLimiter {
     ///   waits for `m_axis_tready`: the timers, the credit and the stall counter advance linearly;
     /// - in bypass, a stalled or idle stream whose cycle repeats itself (see `linear_point`).
     pub fn skip(&mut self, i: &Inputs, max_cycles: u64) -> u64 {
-        if max_cycles == 0 {
+        if max_cycles == 0 || !self.state.regs.cfg.hw_scheme() {
+            // spec 4.9: the other schemes and the gate mask are stepped.
             return 0;
         }
         let n = self.quiet_stretch(i).min(max_cycles);
@@ -65,7 +66,8 @@ impl RateLimiter {
         let none = Streamed::default();
         let s = &self.state;
         let cfg = &s.regs.cfg;
-        if max_cycles == 0 {
+        if max_cycles == 0 || !cfg.hw_scheme() {
+            // spec 4.9: the other schemes and the gate mask are stepped.
             return none;
         }
         if cfg.bypass {

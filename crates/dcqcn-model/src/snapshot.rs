@@ -182,14 +182,17 @@ snapshot! {
         cnt_bytes: u64, 64, Bytes;
         bytes_hi: u32, 32, Hex;
     }
-    // The extension rate rules (0x150-0x158), after every field of golden format 1, which holds
-    // the first [`GOLDEN_V1_FIELDS`] fields.
+    // The extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160), after every
+    // field of golden format 1, which holds the first [`GOLDEN_V1_FIELDS`] fields.
     "regs" {
         cfg_rmax: u32, 32, BytesPerS;
         cfg_rate_first_cnp: u32, 32, BytesPerS;
         cfg_alpha_init: u16, 10, Q10;
         cfg_min_dec_fac: u16, 11, Q10;
         cfg_hai_mult: bool, 1, Flag;
+        cfg_scheme: u8, 2, Count;
+        cfg_gate_mask: bool, 1, Flag;
+        cfg_fw_rate: u32, 32, BytesPerS;
     }
 }
 
@@ -265,6 +268,9 @@ impl Snapshot {
             cfg_alpha_init: c.alpha_init,
             cfg_min_dec_fac: c.min_dec_fac,
             cfg_hai_mult: c.hai_mult,
+            cfg_scheme: c.scheme,
+            cfg_gate_mask: c.gate_mask,
+            cfg_fw_rate: c.fw_rate,
         }
     }
 

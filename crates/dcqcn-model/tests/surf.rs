@@ -2057,6 +2057,15 @@ fn our_fields_without_an_upstream_register_are_refused() {
             },
             "hai_mult",
         ),
+        (Config { scheme: 2, ..base }, "scheme"),
+        (
+            Config {
+                gate_mask: true,
+                ..base
+            },
+            "gate_mask",
+        ),
+        (Config { fw_rate: 1, ..base }, "fw_rate"),
     ] {
         assert_eq!(SurfConfig::from_ours(&cfg).unwrap_err().field, field);
     }

@@ -301,7 +301,7 @@ fn record_name(name: &str) -> &str {
 
 fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let values: [u64; 20] = [
+    let values: [u64; 23] = [
         c.alpha_g.into(),
         c.dec_gain.into(),
         c.stage_threshold.into(),
@@ -322,6 +322,9 @@ fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>>
         c.alpha_init.into(),
         c.min_dec_fac.into(),
         c.hai_mult.into(),
+        c.scheme.into(),
+        c.gate_mask.into(),
+        c.fw_rate.into(),
     ];
     for ((name, _), v) in FIELD_WIDTHS.iter().zip(values) {
         d.set_item(*name, v)?;

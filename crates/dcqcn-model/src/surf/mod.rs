@@ -280,7 +280,7 @@ impl SurfConfig {
                 upstream: "its token bucket is capped at 1048576 bytes",
             });
         }
-        // Our rate-rule extensions (spec 4.3-4.6), off at their reset values.
+        // Our rate-rule extensions (spec 4.3-4.6), off at their reset values, and the control scheme.
         let rules = [
             (
                 c.rmax != 0,
@@ -303,6 +303,18 @@ impl SurfConfig {
                 "its decrease has no floor factor",
             ),
             (c.hai_mult, "hai_mult", "its hyper increase adds R_HAI once"),
+            // Our control schemes (spec 4.9), hardware DCQCN with the gate open at reset.
+            (
+                c.scheme != 0,
+                "scheme",
+                "it has hardware DCQCN only (bypass aside)",
+            ),
+            (
+                c.gate_mask,
+                "gate_mask",
+                "it has no mask that stops the stream",
+            ),
+            (c.fw_rate != 0, "fw_rate", "software cannot set its rate"),
         ];
         if let Some(&(_, field, upstream)) = rules.iter().find(|r| r.0) {
             return Err(NoUpstreamField { field, upstream });

@@ -96,6 +96,9 @@ class State(TypedDict):
     cfg_alpha_init: int
     cfg_min_dec_fac: int
     cfg_hai_mult: int
+    cfg_scheme: int
+    cfg_gate_mask: int
+    cfg_fw_rate: int
     m_valid: int
     m_data: int
     m_keep: int
@@ -130,6 +133,9 @@ class Config(TypedDict):
     alpha_init: int
     min_dec_fac: int
     hai_mult: int
+    scheme: int
+    gate_mask: int
+    fw_rate: int
 
 
 class Events(TypedDict):
