@@ -28,7 +28,7 @@ use dcqcn_cosim::lockstep::{self, Mismatch, RunSpec, RunStats, HISTORY_CYCLES};
 use dcqcn_cosim::scenario::{self, Scenario};
 use dcqcn_cosim::{fuzz, rtl, vcd_out, CosimError};
 use dcqcn_harness::config_file;
-use dcqcn_model::{Phase, Snapshot};
+use dcqcn_model::{NamedConfig, Phase, Snapshot};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -179,6 +179,23 @@ struct RunArgs {
     /// Register configuration file (TOML, human units), replacing the scenario's configuration.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Named configuration (spec 6.3) replacing the scenario's configuration: upstream-reset,
+    /// paper-table2, dcqcn-sigcomm15, nvidia-cx, ns3-hpcc. Not with --config: a file starts from
+    /// a named configuration with its own `base = "NAME"` line and changes registers on top.
+    #[arg(long, value_name = "NAME", value_parser = parse_base, conflicts_with = "config")]
+    base: Option<NamedConfig>,
+}
+
+/// `--base`: a named configuration of spec 6.3.
+fn parse_base(s: &str) -> Result<NamedConfig, String> {
+    NamedConfig::from_name(s).ok_or_else(|| {
+        let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown configuration `{}` (known: {})",
+            dcqcn_harness::clip(s),
+            known.join(", ")
+        )
+    })
 }
 
 #[derive(Subcommand)]
@@ -337,6 +354,10 @@ fn run_spec(
         stimulus.config =
             config_file::load(path, &params).map_err(|e| Failure::Input(e.to_string()))?;
         replay += &format!(" --config {}", path.display());
+    }
+    if let Some(named) = args.base {
+        stimulus.config = named.config(&params);
+        replay += &format!(" --base {}", named.name());
     }
     if variant != rtl::width_variant(sc.data_bytes) {
         replay += &format!(" --variant {variant}");

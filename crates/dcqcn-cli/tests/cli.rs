@@ -155,6 +155,63 @@ fn sim_writes_a_deterministic_csv() {
     let _ = std::fs::remove_dir_all(d);
 }
 
+/// `--base NAME` replaces the scenario's configuration with a named one (spec 6.3), as a
+/// configuration file naming it as its `base` does; an unknown name and `--base` with `--config`
+/// are refused (exit 2) with the valid names or the conflict.
+#[test]
+fn sim_base_selects_a_named_configuration() {
+    let d = tmp("base");
+    let run = |extra: &[&str], out: &str| {
+        let mut args = vec![
+            "sim",
+            "--scenario",
+            "cnp-storm",
+            "--cycles",
+            "20k",
+            "--every",
+            "0",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        let o = dcqcn(&args, &d);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        std::fs::read_to_string(d.join(out)).unwrap()
+    };
+    let first_decrease = |csv: &str| -> String {
+        let row = csv.lines().find(|l| l.contains(",decrease,")).unwrap();
+        row.split(',').nth(3).unwrap().to_string()
+    };
+    // nvidia-cx: the first CNP sets Rc to 85 % of L (rate_first_cnp) instead of cutting it.
+    let nvidia = run(&["--base", "nvidia-cx"], "nvidia.csv");
+    assert_eq!(first_decrease(&nvidia), "1062500000");
+    // The scenario's own configuration cuts with alpha = 1023/1024.
+    let own = run(&[], "own.csv");
+    assert_eq!(first_decrease(&own), "625610352");
+    assert_ne!(run(&["--base", "ns3-hpcc"], "ns3.csv"), nvidia);
+    std::fs::write(d.join("nv.toml"), "base = \"nvidia-cx\"\n").unwrap();
+    assert_eq!(run(&["--config", "nv.toml"], "file.csv"), nvidia);
+
+    let o = dcqcn(&["sim", "--base", "nope", "--cycles", "10"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(
+            "unknown configuration `nope` (known: upstream-reset, paper-table2, dcqcn-sigcomm15, nvidia-cx, ns3-hpcc)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = dcqcn(&["sim", "--base", "nvidia-cx", "--config", "nv.toml"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("'--base <NAME>' cannot be used with '--config <CONFIG>'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("panicked"));
+    let _ = std::fs::remove_dir_all(d);
+}
+
 #[test]
 fn fuzz_campaign_passes_and_a_failure_is_shrunk_saved_and_replayed() {
     let d = tmp("fuzz");

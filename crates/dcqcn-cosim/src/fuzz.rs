@@ -78,12 +78,16 @@ pub fn config_any() -> impl Strategy<Value = Config> {
         .prop_map(|f| Config::from_fields(f, false))
 }
 
-/// Realistic configurations: Table II or SURF's reset values with compressed periods.
+/// Realistic configurations: a named configuration (spec 6.3: Table II, SURF's reset values, the
+/// published DCQCN parameter sets) with compressed periods.
 pub fn config_realistic() -> impl Strategy<Value = Config> {
     (
         prop_oneof![
-            Just(NamedConfig::PaperTable2),
-            Just(NamedConfig::UpstreamReset)
+            2 => Just(NamedConfig::PaperTable2),
+            2 => Just(NamedConfig::UpstreamReset),
+            1 => Just(NamedConfig::DcqcnSigcomm15),
+            1 => Just(NamedConfig::NvidiaCx),
+            1 => Just(NamedConfig::Ns3Hpcc),
         ],
         1u32..5_000,
         1u16..500,
@@ -153,17 +157,21 @@ pub fn scheme() -> impl Strategy<Value = (u8, bool, u32)> {
     ]
 }
 
+/// Any configuration with random rules, or a named one with its own (a profile's rules are what
+/// make it; the periods are compressed either way), then a control scheme.
 pub fn config() -> impl Strategy<Value = Config> {
     (
-        prop_oneof![3 => config_any(), 2 => config_realistic()],
-        rules(),
+        prop_oneof![
+            3 => (config_any(), rules()).prop_map(|(c, r)| c.with_rules(r)),
+            2 => config_realistic(),
+        ],
         scheme(),
     )
-        .prop_map(|(c, r, (scheme, gate_mask, fw_rate))| Config {
+        .prop_map(|(c, (scheme, gate_mask, fw_rate))| Config {
             scheme,
             gate_mask,
             fw_rate,
-            ..c.with_rules(r)
+            ..c
         })
 }
 

@@ -1,7 +1,8 @@
 //! Register configuration files (TOML), in human units or raw register values.
 //!
 //! ```toml
-//! base = "paper-table2"          # optional: upstream-reset (default) or paper-table2
+//! base = "paper-table2"          # optional, spec 6.3: upstream-reset (default), paper-table2,
+//!                                # dcqcn-sigcomm15, nvidia-cx or ns3-hpcc
 //! [registers]
 //! g = "1/256"                    # or alpha_g = 1020
 //! rai = "6MB/s"                  # rates: Gbps, Mbps, MB/s, B/s ... or a raw integer in bytes/s
@@ -416,9 +417,16 @@ inc_interval = "2ms"
         assert!(e.to_string().starts_with("c.toml: line 1:"), "{e}");
         let e = parse("base = \"nope\"\n", "c.toml", &P).unwrap_err();
         assert!(
-            e.to_string().contains("unknown configuration `nope`"),
+            e.to_string().contains(
+                "unknown configuration `nope` (known: upstream-reset, paper-table2, \
+                 dcqcn-sigcomm15, nvidia-cx, ns3-hpcc)"
+            ),
             "{e}"
         );
+        for named in NamedConfig::ALL {
+            let text = format!("base = \"{}\"\n", named.name());
+            assert_eq!(parse(&text, "t.toml", &P).unwrap(), named.config(&P));
+        }
         let e = parse("[registers]\nclamp_tgt = \"yes\"\n", "c.toml", &P).unwrap_err();
         assert!(e.to_string().contains("expected true or false"), "{e}");
     }

@@ -1,7 +1,9 @@
-//! The configuration registers (spec 6.2) as one value type, the named configurations (spec 6.3),
-//! and their encoding as AXI4-Lite words.
+//! The configuration registers (spec 6.2) as one value type, the named configurations (spec 6.3;
+//! the published parameter sets among them in `profiles.rs`), and their encoding as AXI4-Lite
+//! words.
 
 use crate::params::Params;
+use crate::profiles;
 use crate::regmap;
 use bitvec::prelude::*;
 
@@ -118,15 +120,30 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
 pub enum NamedConfig {
     UpstreamReset,
     PaperTable2,
+    /// Zhu et al., SIGCOMM 2015 ([`profiles::dcqcn_sigcomm15`]).
+    DcqcnSigcomm15,
+    /// NVIDIA ConnectX defaults ([`profiles::nvidia_cx`]).
+    NvidiaCx,
+    /// The ns-3 simulator of HPCC ([`profiles::ns3_hpcc`]).
+    Ns3Hpcc,
 }
 
 impl NamedConfig {
-    pub const ALL: [NamedConfig; 2] = [NamedConfig::UpstreamReset, NamedConfig::PaperTable2];
+    pub const ALL: [NamedConfig; 5] = [
+        NamedConfig::UpstreamReset,
+        NamedConfig::PaperTable2,
+        NamedConfig::DcqcnSigcomm15,
+        NamedConfig::NvidiaCx,
+        NamedConfig::Ns3Hpcc,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             NamedConfig::UpstreamReset => "upstream-reset",
             NamedConfig::PaperTable2 => "paper-table2",
+            NamedConfig::DcqcnSigcomm15 => "dcqcn-sigcomm15",
+            NamedConfig::NvidiaCx => "nvidia-cx",
+            NamedConfig::Ns3Hpcc => "ns3-hpcc",
         }
     }
 
@@ -138,6 +155,9 @@ impl NamedConfig {
         match self {
             NamedConfig::UpstreamReset => Config::reset(p),
             NamedConfig::PaperTable2 => Config::paper_table2(p),
+            NamedConfig::DcqcnSigcomm15 => profiles::dcqcn_sigcomm15(p),
+            NamedConfig::NvidiaCx => profiles::nvidia_cx(p),
+            NamedConfig::Ns3Hpcc => profiles::ns3_hpcc(p),
         }
     }
 }

@@ -638,7 +638,7 @@ mod tests {
             named_config("nope", &Params::DEFAULT)
                 .unwrap_err()
                 .to_string(),
-            "unknown configuration `nope` (known: upstream-reset, paper-table2)"
+            "unknown configuration `nope` (known: upstream-reset, paper-table2, dcqcn-sigcomm15, nvidia-cx, ns3-hpcc)"
         );
     }
 }

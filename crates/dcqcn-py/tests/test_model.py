@@ -161,7 +161,7 @@ def test_config_file_in_human_units(tmp_path):
 
 
 def test_errors():
-    with pytest.raises(dm.InputError, match=r"unknown configuration `nope` \(known: upstream-reset, paper-table2\)"):
+    with pytest.raises(dm.InputError, match=r"unknown configuration `nope` \(known: upstream-reset, paper-table2, dcqcn-sigcomm15, nvidia-cx, ns3-hpcc\)"):
         dm.Model("nope")
     with pytest.raises(dm.ParamError, match="DATA_BYTES = 65: must be 1..=64"):
         dm.Model(data_bytes=65)
