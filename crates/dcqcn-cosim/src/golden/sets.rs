@@ -107,7 +107,7 @@ pub fn canonical() -> Vec<SetDef> {
     // (set, scenario, cycles, description if retuned, retuning)
     type Tweak = fn(&mut StimulusSpec);
     let keep: Tweak = |_| {};
-    let sets: [(&str, &str, u64, Option<&str>, Tweak); 9] = [
+    let sets: [(&str, &str, u64, Option<&str>, Tweak); 11] = [
         (
             "paper-table2",
             "paper-table2",
@@ -167,6 +167,28 @@ pub fn canonical() -> Vec<SetDef> {
         ),
         ("trigger-collisions", "trigger-collisions", 30_000, None, keep),
         ("random-frames-64b", "random-frames", 40_000, None, keep),
+        (
+            "rate-rules",
+            "rate-rules",
+            50_000,
+            Some("extension rate rules (0x150-0x158): Rmax ceiling, rate on first CNP, min_dec_fac, initial alpha, i x R_HAI on compressed intervals with both triggers; bypass toggled every 10k cycles, Rmax rewritten every 7k and the rule word every 6k cycles"),
+            |s| {
+                for (w, period) in s.axil.periodic.iter_mut().zip([10_000, 7_000, 6_000]) {
+                    w.period = period;
+                }
+            },
+        ),
+        (
+            "schemes",
+            "schemes",
+            50_000,
+            Some("control schemes (0x15C-0x160, spec 4.9) switched every 4k cycles: hardware DCQCN, firmware rate, DCQCN observing, firmware only, the gate mask; the firmware rate rewritten every 6.5k cycles (0, in range, above L)"),
+            |s| {
+                for (w, period) in s.axil.periodic.iter_mut().zip([4_000, 6_500]) {
+                    w.period = period;
+                }
+            },
+        ),
     ];
     sets.into_iter()
         .map(|(name, from, cycles, description, tweak)| {
