@@ -145,7 +145,8 @@ formal-negative: deps
 # make mutants: MUTANTS generated mutants (a sample stratified by block and category, seed
 # MUTANT_SAMPLE_SEED), each built at the rate sets MUTANT_RATES and fuzzed for up to MUTANT_SECONDS
 # with the default campaign and MUTANT_BEFORE_SECONDS without injection and variants (report in
-# target/mutants/report.txt; docs/mutation.md).
+# target/mutants/report.txt; docs/mutation.md). MUTANT_SINCE=<rev>: only mutants of the rtl/ lines
+# changed since that revision (a campaign on what a change added).
 mutants: deps
 	python3 scripts/mutants.py --hdl $(or $(HDL),sv)
 

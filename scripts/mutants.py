@@ -480,6 +480,31 @@ def toml_str(s):
     return "'''\n" + s + "'''" if "'''" not in s else None
 
 
+def changed_lines(rev):
+    """The lines of rtl/ that differ from git revision `rev` (in the working tree's numbering), by
+    file relative to rtl/ as the candidates name them (`dcqcn_rl.sv`, `vhdl/dcqcn_rl.vhd`)."""
+    diff = subprocess.run(["git", "diff", "-U0", rev, "--", "rtl"], cwd=ROOT, capture_output=True,
+                          text=True)
+    if diff.returncode != 0:
+        sys.exit(f"mutants.py: --since {rev}: git diff failed: {diff.stderr.strip()}")
+    changed, cur = {}, None
+    for line in diff.stdout.splitlines():
+        if line.startswith("+++ "):
+            cur = None if line.endswith("/dev/null") else line[len("+++ b/rtl/"):]
+            continue
+        m = re.match(r"@@ -\S+ \+(\d+)(?:,(\d+))? @@", line)
+        if m and cur is not None:
+            start, n = int(m.group(1)), int(m.group(2) or 1)
+            changed.setdefault(cur, set()).update(range(start, start + n))
+    return changed
+
+
+def touches(cand, changed):
+    """Whether a candidate's text (it may span lines) includes a changed line."""
+    file, line, old = cand[0], cand[1], cand[3]
+    return bool(changed.get(file, set()) & set(range(line, line + old.count("\n") + 1)))
+
+
 def stratified(cands, n, seed, check, limit=None):
     """Up to n candidates that elaborate, stratified by category and block: categories in turn
     (CATEGORIES order), within a category its blocks in turn, within a (block, category) stratum
@@ -702,6 +727,9 @@ def main():
     ap.add_argument("--widths", default=os.environ.get("MUTANT_WIDTHS", "8"),
                     help="beat widths of the correct variants built beside the mutants (DCQCN_WIDTHS); "
                          "8,32,64 lets the same binary run the default campaign and make cosim")
+    ap.add_argument("--since", default=os.environ.get("MUTANT_SINCE") or None,
+                    help="only mutants of rtl/ lines changed since this git revision (default $MUTANT_SINCE): "
+                         "a campaign on what a change added")
     ap.add_argument("--list", action="store_true", help="print the sample (no build, no run)")
     ap.add_argument("--report", action="store_true", help="render the report again from results.json")
     args = ap.parse_args()
@@ -719,10 +747,16 @@ def main():
         return 0 if k * 100 >= 95 * max(1, n) else 1
 
     picked = []
+    changed = changed_lines(args.since) if args.since else None
+
+    def restrict(cands):
+        return cands if changed is None else [c for c in cands if touches(c, changed)]
+
     if args.hdl in ("sv", "both"):
         cands = []
         for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
             cands += candidates(path)
+        cands = restrict(cands)
         report_sites("SV", cands)
         picked += stratified(cands, args.sample, args.sample_seed,
                              lambda c: elaborates(c[0], c[3], c[4], OUT / "scratch"))
@@ -731,6 +765,7 @@ def main():
         for path in sorted((RTL / "vhdl").glob("dcqcn_*.vhd")):
             if path.name != "dcqcn_tap_pkg.vhd":  # simulation only
                 cands += vhdl_candidates(path)
+        cands = restrict(cands)
         report_sites("VHDL", cands)
         n = args.sample if args.hdl == "vhdl" or args.sample_vhdl is None else args.sample_vhdl
         picked += stratified(cands, n, args.sample_seed,
