@@ -506,7 +506,7 @@ class DcqcnRegs(pr.Device):
         # 0x154 rate_first_cnp: Rate on first CNP
         self.add(pr.RemoteVariable(
             name="rate_first_cnp",
-            description="the first decrease after reset or bypass sets Rc to min(rate_first_cnp, L) instead of cutting it (then rmin and rmax apply; NVIDIA rate_to_set_on_first_cnp); 0: off",
+            description="the first decrease after reset, bypass or a firmware-rate scheme sets Rc to min(rate_first_cnp, L) instead of cutting it (then rmin and rmax apply; NVIDIA rate_to_set_on_first_cnp); 0: off",
             offset=0x154,
             bitOffset=0,
             bitSize=32,
