@@ -85,8 +85,9 @@ module dcqcn_rate_inc #(
     logic [39:0] rt_add;
     logic [40:0] rt_sum;
     logic [31:0] rt_clamped;
-    logic [31:0] rt_up;
-    logic [31:0] rmax_eff;
+    logic [31:0] rate_capl;
+    logic [31:0] rate_cap;
+    logic [31:0] rt_held;
     // the average drops bit 0 (spec 4.5 floor(.../2))
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0] rc_sum;
@@ -169,17 +170,19 @@ module dcqcn_rate_inc #(
         // spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
         rt_add     = phase_hai ? hai_step : {8'd0, cfg_rai};
         rt_sum     = {9'd0, rt} + {1'b0, rt_add};
-        rt_clamped = (rt_sum > {9'd0, L}) ? L : rt_sum[31:0];
-        rt_up      = phase_fr ? rt : rt_clamped;
-
-        // spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax != 0
-        rmax_eff = (cfg_rmax < L) ? cfg_rmax : L;
-        rt_inc   = (cfg_rmax != 32'd0 && rt_up > rmax_eff) ? rmax_eff : rt_up;
+        // spec 4.6: the ceiling. rate_capl = min(cfg_rmax, L) (L when cfg_rmax = 0) bounds the sum,
+        // since ceil(min(sum, L)) = min(sum, rate_capl); rate_cap (all ones when cfg_rmax = 0, so no
+        // ceiling) bounds the held fast-recovery Rt and the average, which may exceed L (spec 4.8)
+        rate_capl  = (cfg_rmax != 32'd0 && cfg_rmax < L) ? cfg_rmax : L;
+        rate_cap   = (cfg_rmax != 32'd0) ? rate_capl : 32'hFFFF_FFFF;
+        rt_clamped = (rt_sum > {9'd0, rate_capl}) ? rate_capl : rt_sum[31:0];
+        rt_held    = (rt > rate_cap) ? rate_cap : rt;
+        rt_inc     = phase_fr ? rt_held : rt_clamped;
 
         // spec 4.5: average rounded toward the target so Rc reaches Rt exactly
         rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
         rc_avg = rc_sum[32:1];
-        rc_inc = (cfg_rmax != 32'd0 && rc_avg > rmax_eff) ? rmax_eff : rc_avg;
+        rc_inc = (rc_avg > rate_cap) ? rate_cap : rc_avg;
     end
 
     always_ff @(posedge clk) begin

@@ -100,8 +100,9 @@ begin
     variable rt_add     : unsigned(39 downto 0);
     variable rt_sum     : unsigned(40 downto 0);
     variable rt_clamped : unsigned(31 downto 0);
-    variable rt_up      : unsigned(31 downto 0);
-    variable rmax_eff   : unsigned(31 downto 0);
+    variable rate_capl  : unsigned(31 downto 0);
+    variable rate_cap   : unsigned(31 downto 0);
+    variable rt_held    : unsigned(31 downto 0);
     variable rt_next    : unsigned(31 downto 0);
     variable rc_sum     : unsigned(32 downto 0);
     variable rc_avg     : unsigned(31 downto 0);
@@ -229,36 +230,39 @@ begin
       rt_add := resize(cfg_rai, 40);
     end if;
     rt_sum := resize(rt, 41) + resize(rt_add, 41);
-    if (rt_sum > resize(L_C, 41)) then
-      rt_clamped := L_C;
+    -- spec 4.6: the ceiling. rate_capl = min(cfg_rmax, L) (L when cfg_rmax = 0) bounds the sum,
+    -- since ceil(min(sum, L)) = min(sum, rate_capl); rate_cap (all ones when cfg_rmax = 0, so no
+    -- ceiling) bounds the held fast-recovery Rt and the average, which may exceed L (spec 4.8)
+    if (cfg_rmax /= 0 and cfg_rmax < L_C) then
+      rate_capl := cfg_rmax;
+    else
+      rate_capl := L_C;
+    end if;
+    if (cfg_rmax /= 0) then
+      rate_cap := rate_capl;
+    else
+      rate_cap := (others => '1');
+    end if;
+    if (rt > rate_cap) then
+      rt_held := rate_cap;
+    else
+      rt_held := rt;
+    end if;
+    if (rt_sum > resize(rate_capl, 41)) then
+      rt_clamped := rate_capl;
     else
       rt_clamped := rt_sum(31 downto 0);
     end if;
     if (fr = '1') then
-      rt_up := rt;
+      rt_next := rt_held;
     else
-      rt_up := rt_clamped;
-    end if;
-
-    -- spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax /= 0
-    if (cfg_rmax < L_C) then
-      rmax_eff := cfg_rmax;
-    else
-      rmax_eff := L_C;
-    end if;
-    if (cfg_rmax /= 0 and rt_up > rmax_eff) then
-      rt_next := rmax_eff;
-    else
-      rt_next := rt_up;
+      rt_next := rt_clamped;
     end if;
 
     -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly
-    rc_sum := resize(rc, 33) + resize(rt_next, 33);
-    if (rc < rt_next) then
-      rc_sum := rc_sum + 1;
-    end if;
-    if (cfg_rmax /= 0 and rc_sum(32 downto 1) > rmax_eff) then
-      rc_avg := rmax_eff;
+    rc_sum := resize(rc, 33) + resize(rt_next, 33) + resize(unsigned'(0 => to_sl(rc < rt_next)), 33);
+    if (rc_sum(32 downto 1) > rate_cap) then
+      rc_avg := rate_cap;
     else
       rc_avg := rc_sum(32 downto 1);
     end if;
