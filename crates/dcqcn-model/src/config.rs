@@ -414,8 +414,9 @@ impl Config {
     }
 
     /// The full-strobe AXI4-Lite writes that program this configuration into a block that holds
-    /// its reset values, in address order but for three: the firmware rate before the scheme
-    /// that uses it, and the scheme and bypass last, so that traffic rules change once.
+    /// its reset values, in address order, except that the firmware rate (0x160) comes before the
+    /// scheme word (0x15C) that uses it and bypass (0x024) comes last, so that the traffic rules
+    /// change once.
     pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
         let r = Config::reset(p);
         let mut w = Vec::new();
