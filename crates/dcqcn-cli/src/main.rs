@@ -182,20 +182,8 @@ struct RunArgs {
     /// Named configuration (spec 6.3) replacing the scenario's configuration: upstream-reset,
     /// paper-table2, dcqcn-sigcomm15, nvidia-cx, ns3-hpcc. Not with --config: a file starts from
     /// a named configuration with its own `base = "NAME"` line and changes registers on top.
-    #[arg(long, value_name = "NAME", value_parser = parse_base, conflicts_with = "config")]
+    #[arg(long, value_name = "NAME", value_parser = config_file::named, conflicts_with = "config")]
     base: Option<NamedConfig>,
-}
-
-/// `--base`: a named configuration of spec 6.3.
-fn parse_base(s: &str) -> Result<NamedConfig, String> {
-    NamedConfig::from_name(s).ok_or_else(|| {
-        let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
-        format!(
-            "unknown configuration `{}` (known: {})",
-            dcqcn_harness::clip(s),
-            known.join(", ")
-        )
-    })
 }
 
 #[derive(Subcommand)]

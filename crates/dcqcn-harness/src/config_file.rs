@@ -198,6 +198,19 @@ impl Source<'_> {
 /// A register map as it appears in a TOML table, with spans into the file's text.
 pub type Registers = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
 
+/// The named configuration (spec 6.3) called `name`, or the message that refuses it with the
+/// valid names (a `base` line here, `dcqcn --base` on the command line).
+pub fn named(name: &str) -> Result<NamedConfig, String> {
+    NamedConfig::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
+        format!(
+            "unknown configuration `{}` (known: {})",
+            crate::clip(name),
+            known.join(", ")
+        )
+    })
+}
+
 /// Parses `text` (named `file` in messages) on top of the configuration it names as `base`.
 pub fn parse(text: &str, file: &str, params: &Params) -> Result<Config, ConfigFileError> {
     let parsed: File = toml::from_str(text).map_err(|e| syntax_error(text, file, &e))?;
@@ -224,19 +237,8 @@ pub fn apply(
     let src = Source { text, file };
     let mut cfg = match base {
         None => default,
-        Some(b) => NamedConfig::from_name(b.get_ref())
-            .ok_or_else(|| {
-                let known: Vec<&str> = NamedConfig::ALL.iter().map(|c| c.name()).collect();
-                src.error(
-                    b.span(),
-                    "base",
-                    format!(
-                        "unknown configuration `{}` (known: {})",
-                        crate::clip(b.get_ref()),
-                        known.join(", ")
-                    ),
-                )
-            })?
+        Some(b) => named(b.get_ref())
+            .map_err(|message| src.error(b.span(), "base", message))?
             .config(params),
     };
     let gain = registers.keys().find(|k| k.get_ref() == "g");

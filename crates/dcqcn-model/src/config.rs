@@ -163,7 +163,7 @@ impl NamedConfig {
 }
 
 /// round(seconds x f) for a time given as `num / den` seconds, half up.
-fn cycles(p: &Params, num: u64, den: u64) -> u64 {
+pub(crate) fn cycles(p: &Params, num: u64, den: u64) -> u64 {
     (u64::from(p.clk_hz()) * num + den / 2) / den
 }
 

@@ -456,7 +456,7 @@ fn rates_next(
 ) -> (u32, u32, bool) {
     let (rc, rt) = if cfg.bypass {
         (p.line_rate(), p.line_rate())
-    } else if cfg.rp_held() {
+    } else if cfg.scheme & config::SCHEME_FW_RATE != 0 {
         let fw = cfg.fw_rc(p.line_rate());
         (fw, fw)
     } else if dec.dec_fire {

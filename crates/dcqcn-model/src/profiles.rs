@@ -7,7 +7,7 @@
 //! 65,535 (only at clocks above ~1.3 GHz). Fields not named keep their reset value
 //! (`..Config::reset(p)`).
 
-use crate::config::Config;
+use crate::config::{self, Config};
 use crate::params::Params;
 
 /// Bytes/s per Mb/s.
@@ -15,7 +15,7 @@ const MBPS: u64 = 125_000;
 
 /// round(ns x f / 10^9), half up.
 fn cycles(p: &Params, ns: u64) -> u64 {
-    (u64::from(p.clk_hz()) * ns + 500_000_000) / 1_000_000_000
+    config::cycles(p, ns, 1_000_000_000)
 }
 
 /// A time as a 16-bit interval field (saturating).
