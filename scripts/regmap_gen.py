@@ -149,9 +149,13 @@ def load(path):
                     raise SourceError(f"{where}: field {f.inst_name}: hwclr must name an action "
                                       "bit (sw = w, singlepulse)")
                 cleared_by = clr.inst_name
-            if acc != "W" and state is None and f.get_property("hw").name != "na":
+            view = f.get_property("view")
+            if state is not None and view is not None:
+                raise SourceError(f"{where}: field {f.inst_name}: `state` or `view`, not both")
+            if acc != "W" and state is None and view is None and f.get_property("hw").name != "na":
                 raise SourceError(f"{where}: field {f.inst_name} needs `state` (the spec-7 "
-                                  "register it shows) or hw = na (a constant)")
+                                  "register it shows), `view` (the storage entry it shows) or "
+                                  "hw = na (a constant)")
             fields.append({
                 "name": f.inst_name,
                 "lsb": f.lsb,
@@ -161,6 +165,7 @@ def load(path):
                 "reset": reset,
                 "reset_param": rp,
                 "state": state,
+                "view": view,
                 "cleared_by": cleared_by,
                 "unit": unit,
                 "desc": " ".join(desc.split()),
@@ -221,7 +226,8 @@ def spec_tables(m):
             "|---|---|---|---|---|---|---|---|---|"]
     for w in m["words"]:
         for f in w["fields"]:
-            state = f"`{f['state']}`" if f["state"] else "—"
+            state = (f"`{f['state']}`" if f["state"]
+                     else f"`{f['view']}`" if f.get("view") else "—")
             out.append(f"| 0x{w['offset']:03X} | `{w['name']}` | {bits_text(f)} | `{f['name']}` | "
                        f"{state} | {ACCESS_TEXT[f['access']]} | {reset_text(f)} | {f['unit']} | "
                        f"{desc_text(f)} |")

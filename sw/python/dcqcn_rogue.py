@@ -580,3 +580,179 @@ class DcqcnRegs(pr.Device):
             base=pr.UInt,
             units="bytes/s",
         ))
+
+        # 0x170 trace_ctrl: Trace control
+        self.add(pr.RemoteVariable(
+            name="trace_en",
+            description="1: the event trace is armed: rate events are recorded and trace_time counts (4.10)",
+            offset=0x170,
+            bitOffset=0,
+            bitSize=1,
+            mode="RW",
+            base=pr.UInt,
+            units="flag",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_wrap",
+            description="1: the window keeps the last 64 events (oldest overwritten); 0: the first 64 after the clear",
+            offset=0x170,
+            bitOffset=1,
+            bitSize=1,
+            mode="RW",
+            base=pr.UInt,
+            units="flag",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_clear",
+            description="writing 1 empties the window and clears 0x174-0x17C (the trace stays armed)",
+            offset=0x170,
+            bitOffset=8,
+            bitSize=1,
+            mode="WO",
+            base=pr.UInt,
+            units="action",
+        ))
+
+        # 0x174 trace_status: Trace status
+        self.add(pr.RemoteVariable(
+            name="trace_count",
+            description="entries in the window, 0..64; cleared by trace_clear",
+            offset=0x174,
+            bitOffset=0,
+            bitSize=7,
+            mode="RO",
+            base=pr.UInt,
+            units="count",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_wptr",
+            description="where the next entry is written; cleared by trace_clear",
+            offset=0x174,
+            bitOffset=8,
+            bitSize=6,
+            mode="RO",
+            base=pr.UInt,
+            units="count",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_lost",
+            description="an event found the window full (not recorded, or the oldest entry overwritten); cleared by trace_clear",
+            offset=0x174,
+            bitOffset=16,
+            bitSize=1,
+            mode="RO",
+            base=pr.UInt,
+            units="flag",
+        ))
+
+        # 0x178 trace_counts: Trace event counts
+        self.add(pr.RemoteVariable(
+            name="trace_n_dec",
+            description="decreases while armed, saturating at 1023; cleared by trace_clear",
+            offset=0x178,
+            bitOffset=0,
+            bitSize=10,
+            mode="RO",
+            base=pr.UInt,
+            units="events",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_n_byte",
+            description="increases with byte_fire while armed, saturating at 1023; cleared by trace_clear",
+            offset=0x178,
+            bitOffset=10,
+            bitSize=10,
+            mode="RO",
+            base=pr.UInt,
+            units="events",
+        ))
+        self.add(pr.RemoteVariable(
+            name="trace_n_timer",
+            description="increases with timer_fire while armed, saturating at 1023; cleared by trace_clear",
+            offset=0x178,
+            bitOffset=20,
+            bitSize=10,
+            mode="RO",
+            base=pr.UInt,
+            units="events",
+        ))
+
+        # 0x17C trace_time: Trace time
+        self.add(pr.RemoteVariable(
+            name="trace_time",
+            description="armed cycles since the clear (saturating); an entry's stamp is its value at the event; cleared by trace_clear",
+            offset=0x17C,
+            bitOffset=0,
+            bitSize=32,
+            mode="RO",
+            base=pr.UInt,
+            units="cycles",
+        ))
+
+        # 0x180 trace_sel: Trace entry select
+        self.add(pr.RemoteVariable(
+            name="trace_sel",
+            description="k: 0x184-0x18C show the k-th oldest entry of the window",
+            offset=0x180,
+            bitOffset=0,
+            bitSize=6,
+            mode="RW",
+            base=pr.UInt,
+            units="count",
+        ))
+
+        # 0x184 trace_entry: Trace entry type
+        self.add(pr.RemoteVariable(
+            name="entry_type",
+            description="0b000 decrease; increase: bit 2 timer (1) or byte counter (0), bits 1:0 phase 0b01 fast recovery, 0b10 hyper, 0b11 additive",
+            offset=0x184,
+            bitOffset=0,
+            bitSize=3,
+            mode="RO",
+            base=pr.UInt,
+            units="code",
+        ))
+        self.add(pr.RemoteVariable(
+            name="entry_both",
+            description="an increase with both triggers firing (entry_type names the timer)",
+            offset=0x184,
+            bitOffset=3,
+            bitSize=1,
+            mode="RO",
+            base=pr.UInt,
+            units="flag",
+        ))
+        self.add(pr.RemoteVariable(
+            name="entry_valid",
+            description="1: trace_sel < trace_count (the entry exists); every field of 0x184-0x18C reads 0 otherwise",
+            offset=0x184,
+            bitOffset=8,
+            bitSize=1,
+            mode="RO",
+            base=pr.UInt,
+            units="flag",
+        ))
+
+        # 0x188 trace_rc: Trace entry rate
+        self.add(pr.RemoteVariable(
+            name="entry_rc",
+            description="Rc after the selected event",
+            offset=0x188,
+            bitOffset=0,
+            bitSize=32,
+            mode="RO",
+            base=pr.UInt,
+            units="bytes/s",
+        ))
+
+        # 0x18C trace_stamp: Trace entry time
+        self.add(pr.RemoteVariable(
+            name="entry_stamp",
+            description="trace_time of the selected event's cycle",
+            offset=0x18C,
+            bitOffset=0,
+            bitSize=32,
+            mode="RO",
+            base=pr.UInt,
+            units="cycles",
+        ))

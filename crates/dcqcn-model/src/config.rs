@@ -59,6 +59,15 @@ pub struct Config {
     /// Rc and Rt while scheme bit 0 is set, bytes/s: min(fw_rate, L); 0 = L (spec 4.9).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub fw_rate: u32,
+    /// The event trace is armed (spec 4.10).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trace_en: bool,
+    /// The trace window keeps the last 64 events instead of the first 64 (spec 4.10).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trace_wrap: bool,
+    /// The trace entry 0x184-0x18C show, k-th oldest (6 bits, spec 4.10).
+    #[serde(default, skip_serializing_if = "is_zero8")]
+    pub trace_sel: u8,
 }
 
 /// `scheme` bit 0: the reaction point is held, firmware sets the rate (spec 4.9).
@@ -113,6 +122,9 @@ pub const FIELD_WIDTHS: &[(&str, u32)] = &[
     ("scheme", 2),
     ("gate_mask", 1),
     ("fw_rate", 32),
+    ("trace_en", 1),
+    ("trace_wrap", 1),
+    ("trace_sel", 6),
 ];
 
 /// The named configurations of spec 6.3.
@@ -220,6 +232,9 @@ impl Config {
             scheme: 0,
             gate_mask: false,
             fw_rate: 0,
+            trace_en: false,
+            trace_wrap: false,
+            trace_sel: 0,
         }
     }
 
@@ -243,7 +258,7 @@ impl Config {
     /// `(name, value, width)`: a configuration read from a file (a saved fuzz case) whose field
     /// types are wider than the register fields.
     pub fn out_of_range(&self) -> Option<(&'static str, u64, u32)> {
-        let values: [u64; 23] = [
+        let values: [u64; 26] = [
             self.alpha_g.into(),
             self.dec_gain.into(),
             self.stage_threshold.into(),
@@ -267,6 +282,9 @@ impl Config {
             self.scheme.into(),
             self.gate_mask.into(),
             self.fw_rate.into(),
+            self.trace_en.into(),
+            self.trace_wrap.into(),
+            self.trace_sel.into(),
         ];
         FIELD_WIDTHS
             .iter()
@@ -301,6 +319,9 @@ impl Config {
             scheme: 0,
             gate_mask: false,
             fw_rate: 0,
+            trace_en: false,
+            trace_wrap: false,
+            trace_sel: 0,
         }
     }
 
@@ -374,6 +395,11 @@ impl Config {
         self.gate_mask = w >> 8 & 1 == 1;
     }
 
+    /// Word 0x170 (`trace_ctrl`) as read (the clear bit reads 0).
+    pub fn word_trace_ctrl(&self) -> u32 {
+        u32::from(self.trace_wrap) << 1 | u32::from(self.trace_en)
+    }
+
     /// spec 4.7, 4.9: the reaction point's processes are held in reset (bypass or scheme bit 0).
     #[inline(always)]
     pub fn rp_held(&self) -> bool {
@@ -415,8 +441,9 @@ impl Config {
 
     /// The full-strobe AXI4-Lite writes that program this configuration into a block that holds
     /// its reset values, in address order, except that the firmware rate (0x160) comes before the
-    /// scheme word (0x15C) that uses it and bypass (0x024) comes last, so that the traffic rules
-    /// change once.
+    /// scheme word (0x15C) that uses it and bypass (0x024) comes after the rate words, so that the
+    /// traffic rules change once; the trace words (0x170, 0x180) come last, so that an armed trace
+    /// starts with the configuration complete.
     pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
         let r = Config::reset(p);
         let mut w = Vec::new();
@@ -452,6 +479,12 @@ impl Config {
         push(regmap::FW_RATE, self.fw_rate, r.fw_rate);
         push(regmap::CONTROL, self.word_control(), r.word_control());
         push(regmap::BYPASS, u32::from(self.bypass), u32::from(r.bypass));
+        push(
+            regmap::TRACE_CTRL,
+            self.word_trace_ctrl(),
+            r.word_trace_ctrl(),
+        );
+        push(regmap::TRACE_SEL, self.trace_sel.into(), r.trace_sel.into());
         w
     }
 }

@@ -214,6 +214,12 @@ impl RateLimiter {
         &self.events
     }
 
+    /// The event trace's registers and storage (spec 4.10; [`regs::Trace::entries`] reads the
+    /// window oldest first).
+    pub fn trace(&self) -> &regs::Trace {
+        &self.state.regs.trace
+    }
+
     /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut).
     pub fn set_config(&mut self, cfg: Config) {
         self.state.regs.cfg = cfg;
@@ -350,7 +356,7 @@ impl RateLimiter {
         } else {
             s.inc.comb(&inc_in, cfg, p)
         };
-        let regs_in = RegsIn {
+        let mut regs_in = RegsIn {
             rst,
             axil: &i.axil,
             mon: Monitors {
@@ -373,6 +379,7 @@ impl RateLimiter {
                 byte_fire: inc.byte_fire,
                 stall: gate.stall,
                 bytes_in: gate.bytes_in,
+                rc_next: s.rc,
             },
         };
         let regs = if QUIET {
@@ -411,9 +418,10 @@ impl RateLimiter {
             s.inc.skip_quiet(active, cfg, 1, gate.bytes_in);
             s.dec.skip_quiet(1);
             s.regs
-                .skip_quiet(u64::from(gate.stall), u64::from(gate.bytes_in));
+                .skip_quiet(1, u64::from(gate.stall), u64::from(gate.bytes_in));
         } else {
             (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
+            regs_in.ev.rc_next = s.rc;
             s.alpha.next(&alpha_in, &alpha, cfg, p);
             s.dec.next(&dec_in, &dec, cfg, p);
             s.inc.next(&inc_in, &inc, cfg, p);

@@ -36,6 +36,14 @@ pub const RATE_FIRST_CNP: u16 = 0x154;
 pub const RATE_RULES: u16 = 0x158;
 pub const CONTROL: u16 = 0x15C;
 pub const FW_RATE: u16 = 0x160;
+pub const TRACE_CTRL: u16 = 0x170;
+pub const TRACE_STATUS: u16 = 0x174;
+pub const TRACE_COUNTS: u16 = 0x178;
+pub const TRACE_TIME: u16 = 0x17C;
+pub const TRACE_SEL: u16 = 0x180;
+pub const TRACE_ENTRY: u16 = 0x184;
+pub const TRACE_RC: u16 = 0x188;
+pub const TRACE_STAMP: u16 = 0x18C;
 
 /// Every mapped word, with its name and whether it accepts writes.
 pub const MAP: &[(u16, &str, bool)] = &[
@@ -72,6 +80,14 @@ pub const MAP: &[(u16, &str, bool)] = &[
     (RATE_RULES, "rate_rules", true),
     (CONTROL, "control", true),
     (FW_RATE, "fw_rate", true),
+    (TRACE_CTRL, "trace_ctrl", true),
+    (TRACE_STATUS, "trace_status", false),
+    (TRACE_COUNTS, "trace_counts", false),
+    (TRACE_TIME, "trace_time", false),
+    (TRACE_SEL, "trace_sel", true),
+    (TRACE_ENTRY, "trace_entry", false),
+    (TRACE_RC, "trace_rc", false),
+    (TRACE_STAMP, "trace_stamp", false),
 ];
 
 /// How software may access a field.
@@ -505,6 +521,134 @@ pub const FIELDS: &[Field] = &[
         lsb: 0,
         width: 32,
         access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_CTRL,
+        name: "trace_en",
+        lsb: 0,
+        width: 1,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_CTRL,
+        name: "trace_wrap",
+        lsb: 1,
+        width: 1,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_CTRL,
+        name: "trace_clear",
+        lsb: 8,
+        width: 1,
+        access: Access::WriteOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_STATUS,
+        name: "trace_count",
+        lsb: 0,
+        width: 7,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_STATUS,
+        name: "trace_wptr",
+        lsb: 8,
+        width: 6,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_STATUS,
+        name: "trace_lost",
+        lsb: 16,
+        width: 1,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_COUNTS,
+        name: "trace_n_dec",
+        lsb: 0,
+        width: 10,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_COUNTS,
+        name: "trace_n_byte",
+        lsb: 10,
+        width: 10,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_COUNTS,
+        name: "trace_n_timer",
+        lsb: 20,
+        width: 10,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_TIME,
+        name: "trace_time",
+        lsb: 0,
+        width: 32,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_SEL,
+        name: "trace_sel",
+        lsb: 0,
+        width: 6,
+        access: Access::ReadWrite,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_ENTRY,
+        name: "entry_type",
+        lsb: 0,
+        width: 3,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_ENTRY,
+        name: "entry_both",
+        lsb: 3,
+        width: 1,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_ENTRY,
+        name: "entry_valid",
+        lsb: 8,
+        width: 1,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_RC,
+        name: "entry_rc",
+        lsb: 0,
+        width: 32,
+        access: Access::ReadOnly,
+        reset: 0,
+    },
+    Field {
+        word: TRACE_STAMP,
+        name: "entry_stamp",
+        lsb: 0,
+        width: 32,
+        access: Access::ReadOnly,
         reset: 0,
     },
 ];

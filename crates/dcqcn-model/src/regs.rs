@@ -47,12 +47,231 @@ pub struct AxilIn {
     pub rready: bool,
 }
 
+/// Entries of the event trace window (spec 4.10).
+pub const TRACE_DEPTH: usize = 64;
+
+/// One entry of the event trace (spec 4.10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TraceEntry {
+    /// `type` in bits [2:0] (0b000 decrease; an increase: bit 2 timer, bits [1:0] phase 0b01 fast
+    /// recovery, 0b10 hyper, 0b11 additive) and `both` in bit 3.
+    pub kind: u8,
+    /// Rc after the event, bytes/s.
+    pub rc: u32,
+    /// `trace_time` of the event's cycle.
+    pub stamp: u32,
+}
+
+/// What a trace entry's `kind` says, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceKind {
+    Decrease,
+    /// An increase: its phase, whether the timer fired (else the byte counter did) and whether
+    /// both triggers fired.
+    Increase {
+        phase: Phase,
+        timer: bool,
+        both: bool,
+    },
+    /// A code the block never writes (0b100, or bit 3 without an increase): an injected entry.
+    Other(u8),
+}
+
+impl TraceEntry {
+    /// The entry of a rate event: a decrease, else the increase of `phase` (spec 4.10).
+    pub fn of_event(
+        dec_fire: bool,
+        inc: Option<Phase>,
+        timer: bool,
+        byte: bool,
+        rc: u32,
+        stamp: u32,
+    ) -> TraceEntry {
+        let kind = match (dec_fire, inc) {
+            (false, Some(ph)) => {
+                let phase = match ph {
+                    Phase::FastRecovery => 0b01,
+                    Phase::Hyper => 0b10,
+                    Phase::Additive => 0b11,
+                };
+                u8::from(timer && byte) << 3 | u8::from(timer) << 2 | phase
+            }
+            _ => 0,
+        };
+        TraceEntry { kind, rc, stamp }
+    }
+
+    pub fn decode(&self) -> TraceKind {
+        let both = self.kind & 0b1000 != 0;
+        let timer = self.kind & 0b100 != 0;
+        let phase = match self.kind & 0b11 {
+            0b01 => Phase::FastRecovery,
+            0b10 => Phase::Hyper,
+            0b11 => Phase::Additive,
+            _ if self.kind == 0 => return TraceKind::Decrease,
+            _ => return TraceKind::Other(self.kind),
+        };
+        if both && !timer {
+            return TraceKind::Other(self.kind);
+        }
+        TraceKind::Increase { phase, timer, both }
+    }
+}
+
+impl std::fmt::Display for TraceKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TraceKind::Decrease => write!(f, "decrease"),
+            TraceKind::Increase { phase, timer, both } => {
+                let by = match (timer, both) {
+                    (true, true) => "timer+byte",
+                    (true, false) => "timer",
+                    _ => "byte",
+                };
+                let ph = match phase {
+                    Phase::FastRecovery => "fast-recovery",
+                    Phase::Additive => "additive",
+                    Phase::Hyper => "hyper",
+                };
+                write!(f, "increase/{by}/{ph}")
+            }
+            TraceKind::Other(k) => write!(f, "code {k:#06b}"),
+        }
+    }
+}
+
+/// The event trace's registers and storage (spec 4.10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Entries in the window (7 bits; 64 and above: full).
+    pub count: u8,
+    /// Where the next entry is written (6 bits).
+    pub wptr: u8,
+    pub lost: bool,
+    /// Armed cycles since the clear, saturating.
+    pub time: u32,
+    /// Per-type counts of the armed time, 10 bits each, saturating.
+    pub n_dec: u16,
+    pub n_byte: u16,
+    pub n_timer: u16,
+    /// The storage (not cleared by reset in the RTL; the model's reset leaves 0, which no read
+    /// shows before an entry is written, spec 4.10).
+    pub mem: [TraceEntry; TRACE_DEPTH],
+}
+
+impl Default for Trace {
+    fn default() -> Trace {
+        Trace {
+            count: 0,
+            wptr: 0,
+            lost: false,
+            time: 0,
+            n_dec: 0,
+            n_byte: 0,
+            n_timer: 0,
+            mem: [TraceEntry::default(); TRACE_DEPTH],
+        }
+    }
+}
+
+/// Largest value of the 10-bit trace counts.
+const TRACE_N_MAX: u16 = 1023;
+
+impl Trace {
+    /// The window holds 64 entries (or an injected count above).
+    pub fn full(&self) -> bool {
+        usize::from(self.count) >= TRACE_DEPTH
+    }
+
+    /// Storage index of the k-th oldest entry (`phys`, spec 4.10).
+    pub fn phys(&self, k: u8) -> usize {
+        let k = usize::from(k) % TRACE_DEPTH;
+        if self.full() {
+            (usize::from(self.wptr) + k) % TRACE_DEPTH
+        } else {
+            k
+        }
+    }
+
+    /// The k-th oldest entry, if the window has one (what 0x184-0x18C show for `trace_sel` = k).
+    pub fn entry(&self, k: u8) -> Option<TraceEntry> {
+        (k < self.count && usize::from(k) < TRACE_DEPTH).then(|| self.mem[self.phys(k)])
+    }
+
+    /// The window, oldest first.
+    pub fn entries(&self) -> Vec<TraceEntry> {
+        (0..TRACE_DEPTH as u8)
+            .map_while(|k| self.entry(k))
+            .collect()
+    }
+
+    /// The most recent entry as the comparison record holds it (spec 7): 0 when empty.
+    pub fn last(&self) -> TraceEntry {
+        if self.count == 0 {
+            TraceEntry::default()
+        } else {
+            self.mem[(usize::from(self.wptr) + TRACE_DEPTH - 1) % TRACE_DEPTH]
+        }
+    }
+
+    /// Words 0x174 and 0x178.
+    pub fn word_status(&self) -> u32 {
+        u32::from(self.count & 0x7F) | u32::from(self.wptr & 0x3F) << 8 | u32::from(self.lost) << 16
+    }
+    pub fn word_counts(&self) -> u32 {
+        u32::from(self.n_dec) | u32::from(self.n_byte) << 10 | u32::from(self.n_timer) << 20
+    }
+
+    /// One edge (spec 4.10): `clear` from a write of 1 to `trace_clear`, `ev` this cycle's rate
+    /// event (if armed), `entry` its entry.
+    fn next(&mut self, cfg: &Config, clear: bool, ev: &Events) {
+        if clear {
+            *self = Trace {
+                mem: self.mem,
+                ..Trace::default()
+            };
+            return;
+        }
+        if !cfg.trace_en {
+            return;
+        }
+        let sat = |n: u16, on: bool| if on && n < TRACE_N_MAX { n + 1 } else { n };
+        let inc = ev.inc.is_some();
+        if ev.dec_fire || inc {
+            let full = self.full();
+            if !full || cfg.trace_wrap {
+                let e = TraceEntry::of_event(
+                    ev.dec_fire,
+                    ev.inc,
+                    ev.timer_fire,
+                    ev.byte_fire,
+                    ev.rc_next,
+                    self.time,
+                );
+                self.mem[usize::from(self.wptr) % TRACE_DEPTH] = e;
+                self.wptr = (self.wptr + 1) % TRACE_DEPTH as u8;
+                self.count = if full {
+                    TRACE_DEPTH as u8
+                } else {
+                    self.count + 1
+                };
+            }
+            self.lost |= full;
+            self.n_dec = sat(self.n_dec, ev.dec_fire);
+            self.n_byte = sat(self.n_byte, inc && ev.byte_fire);
+            self.n_timer = sat(self.n_timer, inc && ev.timer_fire);
+        }
+        self.time = self.time.saturating_add(1);
+    }
+}
+
 /// Registers of the register file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Regs {
     pub cfg: Config,
     pub cnt: Counters,
     pub axil: AxilState,
+    pub trace: Trace,
 }
 
 /// The events of this cycle the counters count (the RTL's event ports of `dcqcn_regs`).
@@ -66,6 +285,8 @@ pub struct Events {
     pub byte_fire: bool,
     pub stall: bool,
     pub bytes_in: u32,
+    /// Rc after this cycle's edge (the trace entry's rate, spec 4.10).
+    pub rc_next: u32,
 }
 
 /// The register file's input ports.
@@ -117,6 +338,7 @@ pub struct Monitors {
 struct WriteEffects {
     cnp_cnt_clear: bool,
     cnt_clear: bool,
+    trace_clear: bool,
     /// A read of 0x140 latches the upper half of `cnt_bytes`.
     latch_hi: bool,
 }
@@ -129,11 +351,15 @@ fn lane_mask(wstrb: u8) -> u32 {
 }
 
 impl Regs {
-    /// Cycles without bus activity or reaction-point events in closed form, `stalls` of them with
-    /// the stall condition and `bytes_in` bytes loaded in all: only the traffic counters move
-    /// (what as many calls of `next` leave behind).
+    /// `cycles` cycles without bus activity or reaction-point events in closed form, `stalls` of
+    /// them with the stall condition and `bytes_in` bytes loaded in all: only the traffic counters
+    /// and an armed trace's time move (what as many calls of `next` leave behind).
     #[inline(always)]
-    pub fn skip_quiet(&mut self, stalls: u64, bytes_in: u64) {
+    pub fn skip_quiet(&mut self, cycles: u64, stalls: u64, bytes_in: u64) {
+        if self.cfg.trace_en {
+            let t = &mut self.trace;
+            t.time = u32::try_from(u64::from(t.time) + cycles).unwrap_or(u32::MAX);
+        }
         let c = &mut self.cnt;
         // Both counters wrap: stalls mod 2^32, bytes mod 2^64.
         c.cnt_stall = c.cnt_stall.wrapping_add(stalls as u32);
@@ -193,6 +419,17 @@ impl Regs {
                 b.set(18, m.alpha_pending);
                 w
             }
+            regmap::TRACE_CTRL => c.word_trace_ctrl(),
+            regmap::TRACE_STATUS => self.trace.word_status(),
+            regmap::TRACE_COUNTS => self.trace.word_counts(),
+            regmap::TRACE_TIME => self.trace.time,
+            regmap::TRACE_SEL => c.trace_sel.into(),
+            regmap::TRACE_ENTRY => self
+                .trace
+                .entry(c.trace_sel)
+                .map_or(0, |e| 1 << 8 | u32::from(e.kind & 0xF)),
+            regmap::TRACE_RC => self.trace.entry(c.trace_sel).map_or(0, |e| e.rc),
+            regmap::TRACE_STAMP => self.trace.entry(c.trace_sel).map_or(0, |e| e.stamp),
             _ => return (0, RESP_DECERR),
         };
         (data, RESP_OKAY)
@@ -234,6 +471,18 @@ impl Regs {
             regmap::RATE_RULES => cfg.set_word_rate_rules(merge(cfg.word_rate_rules())),
             regmap::CONTROL => cfg.set_word_control(merge(cfg.word_control())),
             regmap::FW_RATE => cfg.fw_rate = merge(cfg.fw_rate),
+            regmap::TRACE_CTRL => {
+                if wstrb & 1 != 0 {
+                    cfg.trace_en = wdata & 1 == 1;
+                    cfg.trace_wrap = wdata >> 1 & 1 == 1;
+                }
+                fx.trace_clear = wstrb & 0b10 != 0 && wdata >> 8 & 1 == 1;
+            }
+            regmap::TRACE_SEL => {
+                if wstrb & 1 != 0 {
+                    cfg.trace_sel = (wdata & 0x3F) as u8;
+                }
+            }
             // Read-only and unmapped words.
             _ => return (RESP_DECERR, fx),
         }
@@ -283,6 +532,7 @@ impl Block for Regs {
             cfg: Config::reset(p),
             cnt: Counters::default(),
             axil: AxilState::default(),
+            trace: Trace::default(),
         }
     }
 
@@ -301,13 +551,15 @@ impl Block for Regs {
     /// In place; the bus logic runs only in a cycle with AXI4-Lite activity, so that the common
     /// cycle copies almost nothing.
     #[inline(always)]
-    fn next(&mut self, i: &RegsIn<'_>, o: &RegsOut, _: &Config, p: &Params) {
+    fn next(&mut self, i: &RegsIn<'_>, o: &RegsOut, cfg: &Config, p: &Params) {
         let fx = if o.bus_active {
             self.bus_cycle(i.axil, o.wr_en, o.rd_en, &i.mon, p)
         } else {
             WriteEffects::default()
         };
         let ev = &i.ev;
+        // The trace runs on the configuration of the cycle (`cfg`; a write lands in `self.cfg`).
+        self.trace.next(cfg, fx.trace_clear, ev);
         let n = &mut self.cnt;
         n.cnp_cnt16 = if fx.cnp_cnt_clear {
             0

@@ -119,7 +119,7 @@ impl RateLimiter {
             .skip_quiet(s.active, cfg, k, u32::try_from(bytes).unwrap_or(u32::MAX));
         s.dec.skip_quiet(k);
         // Every cycle that loads nothing is a stall: a beat offered, room downstream, no credit.
-        s.regs.skip_quiet(k - at.loads, bytes);
+        s.regs.skip_quiet(k, k - at.loads, bytes);
         let g = &mut s.gate;
         g.credit = at.credit;
         if at.loads > 0 {
@@ -230,7 +230,7 @@ impl RateLimiter {
         s.inc.skip_quiet(s.active, cfg, n, 0);
         s.dec.skip_quiet(n);
         s.gate.skip_idle(n, cfg, &p);
-        s.regs.skip_quiet(if stall { n } else { 0 }, 0);
+        s.regs.skip_quiet(n, if stall { n } else { 0 }, 0);
         self.events = CycleEvents {
             stall,
             ..CycleEvents::default()

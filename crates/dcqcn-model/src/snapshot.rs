@@ -194,6 +194,22 @@ snapshot! {
         cfg_gate_mask: bool, 1, Flag;
         cfg_fw_rate: u32, 32, BytesPerS;
     }
+    // The event trace (0x170-0x18C, spec 4.10); its storage through the most recent entry (spec 7).
+    "regs" {
+        cfg_trace_en: bool, 1, Flag;
+        cfg_trace_wrap: bool, 1, Flag;
+        cfg_trace_sel: u8, 6, Count;
+        trace_count: u8, 7, Count;
+        trace_wptr: u8, 6, Count;
+        trace_lost: bool, 1, Flag;
+        trace_time: u32, 32, Cycles;
+        trace_n_dec: u16, 10, Count;
+        trace_n_byte: u16, 10, Count;
+        trace_n_timer: u16, 10, Count;
+        trace_last_type: u8, 4, Hex;
+        trace_last_rc: u32, 32, BytesPerS;
+        trace_last_stamp: u32, 32, Cycles;
+    }
 }
 
 /// How many leading fields of [`FIELDS`] golden format version 1 holds (docs/golden-format.md):
@@ -206,6 +222,8 @@ impl Snapshot {
     pub fn from_model(out: &Outputs, s: &State) -> Snapshot {
         let c = &s.regs.cfg;
         let n = &s.regs.cnt;
+        let t = &s.regs.trace;
+        let last = t.last();
         Snapshot {
             s_axis_tready: out.s_axis_tready,
             m_axis_tvalid: out.m_axis_tvalid,
@@ -271,6 +289,19 @@ impl Snapshot {
             cfg_scheme: c.scheme,
             cfg_gate_mask: c.gate_mask,
             cfg_fw_rate: c.fw_rate,
+            cfg_trace_en: c.trace_en,
+            cfg_trace_wrap: c.trace_wrap,
+            cfg_trace_sel: c.trace_sel,
+            trace_count: t.count,
+            trace_wptr: t.wptr,
+            trace_lost: t.lost,
+            trace_time: t.time,
+            trace_n_dec: t.n_dec,
+            trace_n_byte: t.n_byte,
+            trace_n_timer: t.n_timer,
+            trace_last_type: last.kind,
+            trace_last_rc: last.rc,
+            trace_last_stamp: last.stamp,
         }
     }
 
