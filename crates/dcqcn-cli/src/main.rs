@@ -165,6 +165,15 @@ impl HdlChoice {
     }
 }
 
+/// Which 64 events the trace window keeps (spec 4.10, `trace_wrap`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum TraceMode {
+    /// The first 64 after arming
+    Stop,
+    /// The last 64 of the run
+    Wrap,
+}
+
 #[derive(clap::Args, Clone)]
 struct RunArgs {
     /// Scenario name (see `dcqcn scenarios`); default: the whole suite (cosim) or paper-table2 (sim).
@@ -234,6 +243,11 @@ enum Cmd {
         /// Also write a row every N cycles without events.
         #[arg(long, value_parser = parse_count, default_value = "10000")]
         every: u64,
+        /// Arm the block's event trace (spec 4.10) with the configuration and, instead of the
+        /// per-event CSV, write the trace window at the end of the run, decoded, oldest first:
+        /// `stop` keeps the first 64 events, `wrap` the last 64.
+        #[arg(long, value_enum, value_name = "MODE")]
+        trace: Option<TraceMode>,
     },
     /// Fuzz: random configurations and traffic model-vs-RTL on every core; a failure is shrunk to
     /// a minimal case, saved, and reported like a cosim mismatch.
@@ -610,14 +624,25 @@ fn write_mismatch(spec: &RunSpec, m: &Mismatch, report: &Path) {
     }
 }
 
-fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure> {
+fn sim(
+    args: &RunArgs,
+    out: &Option<PathBuf>,
+    every: u64,
+    trace: Option<TraceMode>,
+) -> Result<(), Failure> {
     let sc = scenarios_for(&args.scenario, false)?.remove(0);
-    let spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes), 0)?;
+    let mut spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes), 0)?;
     let mut w: Box<dyn Write> = match out {
         Some(p) => Box::new(create(p)?),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
     };
     let clk = f64::from(spec.params.clk_hz());
+    if let Some(mode) = trace {
+        let cfg = &mut spec.stimulus.config;
+        cfg.trace_en = true;
+        cfg.trace_wrap = matches!(mode, TraceMode::Wrap);
+        return sim_trace(&sc.name, &spec, w, out.is_none());
+    }
     let mut io_err = None;
     let _ = writeln!(
         w,
@@ -667,6 +692,58 @@ fn sim(args: &RunArgs, out: &Option<PathBuf>, every: u64) -> Result<(), Failure>
         stats.cnps,
         stats.decreases,
         stats.cycles_per_second() / 1e6
+    );
+    Ok(())
+}
+
+/// `dcqcn sim --trace`: runs the model with the trace armed by the configuration and writes the
+/// window as software reads it through 0x184-0x18C, decoded; a summary of 0x174-0x17C on stderr.
+fn sim_trace(
+    name: &str,
+    spec: &RunSpec,
+    mut w: Box<dyn Write>,
+    to_stdout: bool,
+) -> Result<(), Failure> {
+    let last = spec.cycles.saturating_sub(1);
+    let mut window = None;
+    let stats = lockstep::run_model(spec, |c, _, _, m| {
+        if c == last {
+            window = Some(*m.trace());
+        }
+    });
+    let t = window.ok_or_else(|| Failure::Input("the run has no cycles".into()))?;
+    let clk = f64::from(spec.params.clk_hz());
+    let mut text = String::from("entry,stamp_cycles,stamp_us,code,event,rc_bytes_per_s,rc_gbps\n");
+    for (k, e) in t.entries().iter().enumerate() {
+        text += &format!(
+            "{k},{},{:.4},{:#06b},{},{},{:.4}\n",
+            e.stamp,
+            f64::from(e.stamp) * 1e6 / clk,
+            e.kind,
+            e.decode(),
+            e.rc,
+            f64::from(e.rc) * 8.0 / 1e9
+        );
+    }
+    if let Err(e) = w.write_all(text.as_bytes()).and_then(|()| w.flush()) {
+        if to_stdout {
+            stdout_failed(&e);
+        }
+        return Err(Failure::Input(format!("writing the trace: {e}")));
+    }
+    let sat = |n: u16| if n == 1023 { " (saturated)" } else { "" };
+    eprintln!(
+        "{name}: {} cycles; trace: {} entries{}, armed {} cycles; decreases {}{}, byte-counter increases {}{}, timer increases {}{}",
+        stats.cycles,
+        t.count.min(64),
+        if t.lost { " (window full: events lost)" } else { "" },
+        t.time,
+        t.n_dec,
+        sat(t.n_dec),
+        t.n_byte,
+        sat(t.n_byte),
+        t.n_timer,
+        sat(t.n_timer)
     );
     Ok(())
 }
@@ -856,7 +933,12 @@ fn main() -> ExitCode {
             jobs: jobs
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         }),
-        Cmd::Sim { run, out, every } => sim(run, out, *every),
+        Cmd::Sim {
+            run,
+            out,
+            every,
+            trace,
+        } => sim(run, out, *every, *trace),
         Cmd::Fuzz {
             cases,
             seconds,

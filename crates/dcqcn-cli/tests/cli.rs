@@ -422,3 +422,70 @@ fn cosim_suite_on_two_threads_prints_what_one_thread_prints() {
     assert_eq!(one, rows("2"));
     let _ = std::fs::remove_dir_all(d);
 }
+
+/// `dcqcn sim --trace`: the window decoded, oldest first, the same bytes for the same seed; the
+/// stop window holds the first 64 events, the wrap window the last 64.
+#[test]
+fn sim_trace_prints_the_window_decoded() {
+    let d = tmp("trace");
+    let args = |mode| {
+        [
+            "sim",
+            "--scenario",
+            "byte-counter",
+            "--cycles",
+            "400k",
+            "--trace",
+            mode,
+        ]
+    };
+    let o = dcqcn(&args("stop"), &d);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).to_string();
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        rows[0],
+        "entry,stamp_cycles,stamp_us,code,event,rc_bytes_per_s,rc_gbps"
+    );
+    assert_eq!(rows.len(), 65, "{out}");
+    assert!(
+        rows[1].contains(",decrease,"),
+        "the first event is the first CNP's cut: {out}"
+    );
+    assert!(
+        out.contains("increase/byte/fast-recovery") && out.contains("increase/timer/"),
+        "{out}"
+    );
+    let stamps: Vec<u64> = rows[1..]
+        .iter()
+        .map(|r| r.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(stamps.windows(2).all(|w| w[0] < w[1]), "{stamps:?}");
+    assert!(
+        stderr(&o).contains("trace: 64 entries (window full: events lost)"),
+        "{}",
+        stderr(&o)
+    );
+    let again = dcqcn(&args("stop"), &d);
+    assert_eq!(again.stdout, o.stdout);
+    let wrap = dcqcn(&args("wrap"), &d);
+    assert_eq!(wrap.status.code(), Some(0), "{}", stderr(&wrap));
+    let w = String::from_utf8_lossy(&wrap.stdout).to_string();
+    let first_wrap: u64 = w
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        first_wrap > *stamps.last().unwrap(),
+        "the wrap window is later"
+    );
+    let o = dcqcn(&["sim", "--trace", "forever"], &d);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--trace"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(d);
+}

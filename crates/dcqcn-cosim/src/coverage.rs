@@ -13,7 +13,8 @@
 use crate::rtl::Rates;
 use dcqcn_model::alpha::ALPHA_MAX;
 use dcqcn_model::rate_inc::hyper_index;
-use dcqcn_model::regmap::{RESP_DECERR, RESP_OKAY};
+use dcqcn_model::regmap::{self, RESP_DECERR, RESP_OKAY};
+use dcqcn_model::regs::TRACE_DEPTH;
 use dcqcn_model::{Inputs, Outputs, Phase, RateLimiter};
 
 /// The bins, in report order: (name, what it means).
@@ -117,6 +118,18 @@ pub const BINS: &[(&str, &str)] = &[
         "fw_rate_is_line",
         "firmware rate 0 or above L: Rc = L in a firmware-rate scheme",
     ),
+    (
+        "trace_full_stops",
+        "an armed event finds the stop-mode trace window full: not recorded (0x170)",
+    ),
+    (
+        "trace_wraps",
+        "an armed event overwrites the oldest entry of a full wrap-mode window (0x170)",
+    ),
+    (
+        "trace_entry_read",
+        "a read of 0x184 returns an entry of the trace window (valid)",
+    ),
 ];
 
 /// The corners of the registers' widths and of the parameter variants (see the module
@@ -175,6 +188,14 @@ pub const EDGE_BINS: &[(&str, &str)] = &[
     ("rates_1g", "cycles at 1 GbE, 125 MHz"),
     ("rates_25g", "cycles at 25 GbE, 390.625 MHz (L above 2^31)"),
     ("rates_lmax", "cycles at L = 2^32 - 1 B/s, 250 MHz"),
+    (
+        "trace_time_saturates",
+        "an armed trace_time held at 2^32 - 1 by its saturating count",
+    ),
+    (
+        "trace_count_saturates",
+        "a trace event count held at 1023 by an event",
+    ),
 ];
 
 /// The registers the edge bins compare with their value one cycle earlier.
@@ -194,6 +215,12 @@ struct Prev {
     active: bool,
     scheme: u8,
     gate_mask: bool,
+    trace_en: bool,
+    trace_wrap: bool,
+    trace_count: u8,
+    trace_wptr: u8,
+    trace_time: u32,
+    trace_n: [u16; 3],
 }
 
 impl Prev {
@@ -224,6 +251,16 @@ impl Prev {
             active: s.active,
             scheme: s.regs.cfg.scheme,
             gate_mask: s.regs.cfg.gate_mask,
+            trace_en: s.regs.cfg.trace_en,
+            trace_wrap: s.regs.cfg.trace_wrap,
+            trace_count: s.regs.trace.count,
+            trace_wptr: s.regs.trace.wptr,
+            trace_time: s.regs.trace.time,
+            trace_n: [
+                s.regs.trace.n_dec,
+                s.regs.trace.n_byte,
+                s.regs.trace.n_timer,
+            ],
         }
     }
 }
@@ -371,7 +408,23 @@ impl Coverage {
                 35,
                 cfg.scheme & 1 == 1 && !cfg.bypass && (cfg.fw_rate == 0 || cfg.fw_rate > l),
             );
+            // The trace: the cycle's configuration and window are the previous sample's; a clear
+            // in the cycle empties the window (count 0 after the edge).
+            let t = &s.regs.trace;
+            let armed_event = p.trace_en && (e.dec_fire || e.inc.is_some());
+            let full = usize::from(p.trace_count) >= TRACE_DEPTH && t.count != 0;
+            hit(36, armed_event && full && !p.trace_wrap);
+            hit(
+                37,
+                armed_event && full && p.trace_wrap && t.wptr != p.trace_wptr,
+            );
         }
+        hit(
+            38,
+            out.s_axil_arready
+                && i.axil.araddr & 0xFFC == regmap::TRACE_ENTRY
+                && s.regs.axil.rdata >> 8 & 1 == 1,
+        );
         self.sample_edges(i, m);
     }
 
@@ -436,6 +489,18 @@ impl Coverage {
         {
             hit(18 + k, r.clk_and_line_rate() == rates);
         }
+        let t = &s.regs.trace;
+        hit(
+            22,
+            p.trace_en && p.trace_time == u32::MAX && t.time == u32::MAX,
+        );
+        let armed = p.trace_en && (e.dec_fire || inc);
+        let fired = [e.dec_fire, inc && e.byte_fire, inc && e.timer_fire];
+        let now_n = [t.n_dec, t.n_byte, t.n_timer];
+        hit(
+            23,
+            armed && (0..3).any(|k| fired[k] && p.trace_n[k] == 1023 && now_n[k] == 1023),
+        );
     }
 
     pub fn merge(&mut self, other: &Coverage) {

@@ -157,8 +157,14 @@ pub fn scheme() -> impl Strategy<Value = (u8, bool, u32)> {
     ]
 }
 
+/// The event trace's configuration (spec 4.10, 0x170 and 0x180): armed in half the cases, in
+/// either window mode, any entry selected.
+pub fn trace() -> impl Strategy<Value = (bool, bool, u8)> {
+    (any::<bool>(), any::<bool>(), 0u8..64)
+}
+
 /// Any configuration with random rules, or a named one with its own (a profile's rules are what
-/// make it; the periods are compressed either way), then a control scheme.
+/// make it; the periods are compressed either way), then a control scheme and the trace.
 pub fn config() -> impl Strategy<Value = Config> {
     (
         prop_oneof![
@@ -166,13 +172,29 @@ pub fn config() -> impl Strategy<Value = Config> {
             2 => config_realistic(),
         ],
         scheme(),
+        trace(),
     )
-        .prop_map(|(c, (scheme, gate_mask, fw_rate))| Config {
-            scheme,
-            gate_mask,
-            fw_rate,
-            ..c
-        })
+        .prop_map(
+            |(c, (scheme, gate_mask, fw_rate), (trace_en, trace_wrap, trace_sel))| Config {
+                scheme,
+                gate_mask,
+                fw_rate,
+                trace_en,
+                trace_wrap,
+                trace_sel,
+                ..c
+            },
+        )
+}
+
+/// Writes to the trace control word every `period` cycles (spec 4.10): both window modes, clears
+/// with and without arming, disarmed spells.
+fn trace_switching(period: u64) -> PeriodicWrite {
+    PeriodicWrite {
+        period,
+        addr: regmap::TRACE_CTRL,
+        values: vec![1, 1 << 8 | 3, 0, 3, 1 << 8 | 1, 1 << 8, 1],
+    }
 }
 
 /// Writes that switch the control scheme every `period` cycles (spec 4.9): through every scheme
@@ -249,6 +271,8 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
         (
             any::<bool>(),
             prop_oneof![3 => Just(None), 1 => (300u64..30_000).prop_map(Some)],
+            any::<bool>(),
+            prop_oneof![2 => Just(None), 1 => (200u64..20_000).prop_map(Some)],
         ),
     )
         .prop_map(
@@ -261,7 +285,7 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                 rready_prob,
                 bypass_toggle,
                 rule_words,
-                (scheme_words, scheme_switch),
+                (scheme_words, scheme_switch, trace_words, trace_switch),
             )| AxilSpec {
                 read_prob,
                 write_prob,
@@ -277,9 +301,11 @@ pub fn axil() -> impl Strategy<Value = AxilSpec> {
                     })
                     .into_iter()
                     .chain(scheme_switch.map(scheme_switching))
+                    .chain(trace_switch.map(trace_switching))
                     .collect(),
                 rule_words,
                 scheme_words,
+                trace_words,
             },
         )
 }

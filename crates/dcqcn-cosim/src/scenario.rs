@@ -133,6 +133,7 @@ pub fn builtin() -> Vec<Scenario> {
                     periodic: vec![],
                     rule_words: false,
                     scheme_words: false,
+                    trace_words: false,
                 },
                 cnp: CnpSpec::Random { prob: 0.001, max_width: 3 },
                 ..base(compressed(&p8))
@@ -272,8 +273,46 @@ pub fn builtin() -> Vec<Scenario> {
             },
             default_cycles: 3_000_000,
         },
+        Scenario {
+            name: "trace",
+            description: "event trace (0x170-0x18C, spec 4.10): armed from the start, window modes switched with and without clears every 60k cycles, disarmed spells, every entry selected in turn (400 cycles each) and random reads of every word, both triggers",
+            data_bytes: 8,
+            stimulus: StimulusSpec {
+                axil: AxilSpec {
+                    read_prob: 0.02,
+                    trace_words: true,
+                    periodic: vec![
+                        PeriodicWrite {
+                            period: 60_000,
+                            addr: regmap::TRACE_CTRL,
+                            values: TRACE_CYCLE.to_vec(),
+                        },
+                        PeriodicWrite {
+                            period: 400,
+                            addr: regmap::TRACE_SEL,
+                            values: (0..64).collect(),
+                        },
+                    ],
+                    ..AxilSpec::config_only()
+                },
+                cnp: switch(4.0),
+                ..base(Config {
+                    byte_en: true,
+                    byte_threshold: 2_048,
+                    inc_interval: 200,
+                    trace_en: true,
+                    ..compressed(&p8)
+                })
+            },
+            default_cycles: 2_000_000,
+        },
     ]
 }
+
+/// The values the `trace` scenario writes to 0x170 in turn (en bit 0, wrap bit 1, clear bit 8):
+/// wrap mode on a full stop window, a cleared wrap window, a cleared stop window, a disarmed
+/// spell, re-armed without a clear, a clear while disarmed.
+const TRACE_CYCLE: [u32; 6] = [3, 1 << 8 | 3, 1 << 8 | 1, 0, 1, 1 << 8];
 
 /// The values the `schemes` scenario writes to 0x15C in turn (scheme in bits 1:0, gate mask in
 /// bit 8): every scheme entered from hardware DCQCN and from another scheme, the gate mask set in

@@ -169,6 +169,10 @@ pub struct AxilSpec {
     /// (spec 4.9); absent = false, for the same reason as `rule_words`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub scheme_words: bool,
+    /// Random reads and writes of mapped words also target the event-trace words 0x170-0x18C
+    /// (spec 4.10); absent = false, for the same reason as `rule_words`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trace_words: bool,
 }
 
 /// The extension rate-rule words (spec 6.2), drawn by random accesses only with
@@ -178,6 +182,19 @@ const RULE_WORDS: [u16; 3] = [regmap::RMAX, regmap::RATE_FIRST_CNP, regmap::RATE
 /// The control-scheme words (spec 4.9), drawn by random accesses only with
 /// [`AxilSpec::scheme_words`].
 const SCHEME_WORDS: [u16; 2] = [regmap::CONTROL, regmap::FW_RATE];
+
+/// The event-trace words (spec 4.10), drawn by random accesses only with
+/// [`AxilSpec::trace_words`].
+const TRACE_WORDS: [u16; 8] = [
+    regmap::TRACE_CTRL,
+    regmap::TRACE_STATUS,
+    regmap::TRACE_COUNTS,
+    regmap::TRACE_TIME,
+    regmap::TRACE_SEL,
+    regmap::TRACE_ENTRY,
+    regmap::TRACE_RC,
+    regmap::TRACE_STAMP,
+];
 
 impl AxilSpec {
     /// Program the configuration after each reset, nothing else.
@@ -192,6 +209,7 @@ impl AxilSpec {
             periodic: vec![],
             rule_words: false,
             scheme_words: false,
+            trace_words: false,
         }
     }
 }
@@ -513,7 +531,8 @@ impl AxilMaster {
             loop {
                 let a = (self.rng.range(0, 0x3FF) as u16) << 2;
                 // An unmapped word is unmapped in the map of this build: a draw of a mapped one
-                // (the words 0x150-0x160 included, whatever rule_words and scheme_words say) is
+                // (the words 0x150-0x18C included, whatever rule_words, scheme_words and
+                // trace_words say) is
                 // drawn again, so that the access really gets DECERR.
                 if regmap::lookup(a).is_none() {
                     return a | self.rng.range(0, 3) as u16;
@@ -525,6 +544,7 @@ impl AxilMaster {
             .filter(|m| !writable || m.2)
             .filter(|m| self.spec.rule_words || !RULE_WORDS.contains(&m.0))
             .filter(|m| self.spec.scheme_words || !SCHEME_WORDS.contains(&m.0))
+            .filter(|m| self.spec.trace_words || !TRACE_WORDS.contains(&m.0))
             .map(|m| m.0)
             .collect();
         cands[self.rng.range(0, cands.len() as u64 - 1) as usize]
@@ -586,6 +606,13 @@ impl AxilMaster {
                     r.range(1_000_000, 1_500_000_000) as u32
                 }
             }
+            // Armed four writes in five, either window mode, a clear one write in ten.
+            regmap::TRACE_CTRL => {
+                u32::from(r.chance(0.8))
+                    | u32::from(r.chance(0.5)) << 1
+                    | u32::from(r.chance(0.1)) << 8
+            }
+            regmap::TRACE_SEL => r.range(0, 63) as u32,
             _ => r.next_u64() as u32,
         };
         let strb = if self.rng.chance(0.9) {
@@ -850,6 +877,7 @@ mod tests {
                 periodic: vec![],
                 rule_words: false,
                 scheme_words: false,
+                trace_words: false,
             },
             resets: ResetSpec {
                 initial_cycles: 4,

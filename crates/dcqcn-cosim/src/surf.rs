@@ -1066,6 +1066,7 @@ pub fn scenarios() -> Vec<SurfScenario> {
                     periodic: vec![],
                     rule_words: false,
                     scheme_words: false,
+                    trace_words: false,
                 },
                 ..quiet()
             },

@@ -18,6 +18,8 @@
 //! scheme = "firmware-rate"        # control scheme (spec 4.9): hardware-dcqcn, firmware-rate,
 //!                                 # dcqcn-observing, firmware-only, or 0-3
 //! fw_rate = "2Gbps"               # the firmware's rate (0 = L); gate_mask = true blocks the stream
+//! trace_en = true                 # event trace (spec 4.10): armed from the start; trace_wrap = true
+//!                                 # keeps the last 64 events instead of the first
 //! ```
 //!
 //! Values are read by the serde types of [`units`] ([`units::Rate`], [`units::Time`] ...); a
@@ -85,11 +87,12 @@ fn kind(field: &str) -> Option<Kind> {
         "rai" | "rhai" | "rmin" | "rmax" | "rate_first_cnp" | "fw_rate" => Kind::Rate,
         "inc_interval" | "dec_interval" | "alpha_interval" => Kind::Time,
         "byte_threshold" | "credit_cap" => Kind::Size,
-        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" | "hai_mult" | "gate_mask" => Kind::Flag,
+        "clamp_tgt" | "bypass" | "timer_en" | "byte_en" | "hai_mult" | "gate_mask" | "trace_en"
+        | "trace_wrap" => Kind::Flag,
         "scheme" => Kind::Scheme,
         "g" => Kind::Gain,
         "alpha_init" | "min_dec_fac" => Kind::Q10,
-        "alpha_g" | "dec_gain" | "stage_threshold" => Kind::Raw,
+        "alpha_g" | "dec_gain" | "stage_threshold" | "trace_sel" => Kind::Raw,
         _ => return None,
     })
 }
@@ -316,6 +319,9 @@ pub fn apply(
             "scheme" => cfg.scheme = v as u8,
             "gate_mask" => cfg.gate_mask = v == 1,
             "fw_rate" => cfg.fw_rate = v as u32,
+            "trace_en" => cfg.trace_en = v == 1,
+            "trace_wrap" => cfg.trace_wrap = v == 1,
+            "trace_sel" => cfg.trace_sel = v as u8,
             _ => unreachable!("kind() and FIELD_WIDTHS list the same fields"),
         }
     }

@@ -42,8 +42,14 @@ fn config() -> impl Strategy<Value = Config> {
                 any::<bool>(),
             ),
         ],
+        // the event trace (spec 4.10) armed in 1 case of 2: its time advances in skipped cycles
+        (any::<bool>(), any::<bool>()),
     )
-        .prop_map(|(f, bypass, rules)| Config::from_fields(f, bypass).with_rules(rules))
+        .prop_map(|(f, bypass, rules, (trace_en, trace_wrap))| Config {
+            trace_en,
+            trace_wrap,
+            ..Config::from_fields(f, bypass).with_rules(rules)
+        })
 }
 
 /// One cycle's inputs, from a compact description: traffic valid, downstream ready, CNP level,

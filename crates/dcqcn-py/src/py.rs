@@ -301,7 +301,7 @@ fn record_name(name: &str) -> &str {
 
 fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let values: [u64; 23] = [
+    let values: [u64; 26] = [
         c.alpha_g.into(),
         c.dec_gain.into(),
         c.stage_threshold.into(),
@@ -325,6 +325,9 @@ fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>>
         c.scheme.into(),
         c.gate_mask.into(),
         c.fw_rate.into(),
+        c.trace_en.into(),
+        c.trace_wrap.into(),
+        c.trace_sel.into(),
     ];
     for ((name, _), v) in FIELD_WIDTHS.iter().zip(values) {
         d.set_item(*name, v)?;
@@ -454,6 +457,26 @@ impl Model {
             }
         }
         Ok(d)
+    }
+
+    /// The event trace window (spec 4.10), oldest first, as software reads it through
+    /// 0x184-0x18C: one dict per entry with `kind` (type in bits 2:0, both triggers in bit 3),
+    /// `event` (decoded), `rc` (bytes/s after the event) and `stamp` (armed cycles).
+    #[getter]
+    fn trace<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.m
+            .trace()
+            .entries()
+            .iter()
+            .map(|e| {
+                let d = PyDict::new(py);
+                d.set_item("kind", e.kind)?;
+                d.set_item("event", e.decode().to_string())?;
+                d.set_item("rc", e.rc)?;
+                d.set_item("stamp", e.stamp)?;
+                Ok(d)
+            })
+            .collect()
     }
 
     fn snapshot<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

@@ -110,6 +110,28 @@ def test_register_helpers_use_the_bus():
     assert m.cycle == c + 2
 
 
+def test_event_trace_through_the_bus_and_the_getter():
+    """spec 4.10: armed by 0x170, a CNP gives a decrease entry; the bus read-out of entry 0 is
+    the getter's first entry."""
+    m = dm.Model()
+    assert m.trace == []
+    assert m.write("inc_interval", 50) == 0
+    assert m.write("trace_ctrl", 1) == 0
+    for c in range(600):
+        m.step(cnp=int(c < 3), s_axis_tvalid=1, s_axis_tkeep=0xFF, m_axis_tready=1)
+    t = m.trace
+    assert t[0]["event"] == "decrease" and t[0]["kind"] == 0
+    assert all(e["event"].startswith("increase/timer/") for e in t[1:]) and len(t) > 5
+    assert [e["stamp"] for e in t] == sorted(e["stamp"] for e in t)
+    assert m.write("trace_ctrl", 0) == 0
+    status, _ = m.read("trace_status")
+    assert status & 0x7F == len(t)
+    assert m.write("trace_sel", 0) == 0
+    assert m.read("trace_entry") == (1 << 8, 0)
+    assert m.read("trace_rc") == (t[0]["rc"], 0)
+    assert m.read("trace_stamp") == (t[0]["stamp"], 0)
+
+
 def test_named_configurations_and_config_writes():
     p = dm.Model("paper-table2")
     assert p.config["inc_interval"] == dm.cycles("2ms") == 312_500

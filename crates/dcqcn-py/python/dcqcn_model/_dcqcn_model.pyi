@@ -97,6 +97,9 @@ class Model:
     @property
     def events(self) -> Events:
         """The internal events of the last stepped cycle."""
+    @property
+    def trace(self) -> List[Dict[str, Union[int, str]]]:
+        """The event trace window (spec 4.10), oldest first: kind, event (decoded), rc, stamp."""
     def snapshot(self) -> Dict[str, int]:
         """The comparison record of `dcqcn cosim` for the last cycle: its outputs and the
         registers after its edge (names of FIELDS)."""

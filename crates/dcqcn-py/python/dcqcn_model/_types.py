@@ -99,6 +99,19 @@ class State(TypedDict):
     cfg_scheme: int
     cfg_gate_mask: int
     cfg_fw_rate: int
+    cfg_trace_en: int
+    cfg_trace_wrap: int
+    cfg_trace_sel: int
+    trace_count: int
+    trace_wptr: int
+    trace_lost: int
+    trace_time: int
+    trace_n_dec: int
+    trace_n_byte: int
+    trace_n_timer: int
+    trace_last_type: int
+    trace_last_rc: int
+    trace_last_stamp: int
     m_valid: int
     m_data: int
     m_keep: int
@@ -136,6 +149,9 @@ class Config(TypedDict):
     scheme: int
     gate_mask: int
     fw_rate: int
+    trace_en: int
+    trace_wrap: int
+    trace_sel: int
 
 
 class Events(TypedDict):
