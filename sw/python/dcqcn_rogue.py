@@ -704,7 +704,7 @@ class DcqcnRegs(pr.Device):
         # 0x184 trace_entry: Trace entry type
         self.add(pr.RemoteVariable(
             name="entry_type",
-            description="0b000 decrease; increase: bit 2 timer (1) or byte counter (0), bits 1:0 phase 0b01 fast recovery, 0b10 hyper, 0b11 additive",
+            description="0b000 decrease; increase: bit 2 timer (1) or byte counter (0), bits 1:0 phase 0b01 fast recovery, 0b10 hyper, 0b11 additive; cleared by trace_clear",
             offset=0x184,
             bitOffset=0,
             bitSize=3,
@@ -714,7 +714,7 @@ class DcqcnRegs(pr.Device):
         ))
         self.add(pr.RemoteVariable(
             name="entry_both",
-            description="an increase with both triggers firing (entry_type names the timer)",
+            description="an increase with both triggers firing (entry_type names the timer); cleared by trace_clear",
             offset=0x184,
             bitOffset=3,
             bitSize=1,
@@ -724,7 +724,7 @@ class DcqcnRegs(pr.Device):
         ))
         self.add(pr.RemoteVariable(
             name="entry_valid",
-            description="1: trace_sel < trace_count (the entry exists); every field of 0x184-0x18C reads 0 otherwise",
+            description="1: trace_sel < trace_count (the entry exists); every field of 0x184-0x18C reads 0 otherwise; cleared by trace_clear",
             offset=0x184,
             bitOffset=8,
             bitSize=1,
@@ -736,7 +736,7 @@ class DcqcnRegs(pr.Device):
         # 0x188 trace_rc: Trace entry rate
         self.add(pr.RemoteVariable(
             name="entry_rc",
-            description="Rc after the selected event",
+            description="Rc after the selected event; cleared by trace_clear",
             offset=0x188,
             bitOffset=0,
             bitSize=32,
@@ -748,7 +748,7 @@ class DcqcnRegs(pr.Device):
         # 0x18C trace_stamp: Trace entry time
         self.add(pr.RemoteVariable(
             name="entry_stamp",
-            description="trace_time of the selected event's cycle",
+            description="trace_time of the selected event's cycle; cleared by trace_clear",
             offset=0x18C,
             bitOffset=0,
             bitSize=32,

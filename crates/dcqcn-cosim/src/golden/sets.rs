@@ -107,7 +107,7 @@ pub fn canonical() -> Vec<SetDef> {
     // (set, scenario, cycles, description if retuned, retuning)
     type Tweak = fn(&mut StimulusSpec);
     let keep: Tweak = |_| {};
-    let sets: [(&str, &str, u64, Option<&str>, Tweak); 11] = [
+    let sets: [(&str, &str, u64, Option<&str>, Tweak); 12] = [
         (
             "paper-table2",
             "paper-table2",
@@ -185,6 +185,17 @@ pub fn canonical() -> Vec<SetDef> {
             Some("control schemes (0x15C-0x160, spec 4.9) switched every 4k cycles: hardware DCQCN, firmware rate, DCQCN observing, firmware only, the gate mask; the firmware rate rewritten every 6.5k cycles (0, in range, above L)"),
             |s| {
                 for (w, period) in s.axil.periodic.iter_mut().zip([4_000, 6_500]) {
+                    w.period = period;
+                }
+            },
+        ),
+        (
+            "trace",
+            "trace",
+            50_000,
+            Some("event trace (0x170-0x18C, spec 4.10): armed from the start, window modes switched with and without clears every 8k cycles, disarmed spells; entry k selected every 100 cycles and random reads of every word"),
+            |s| {
+                for (w, period) in s.axil.periodic.iter_mut().zip([8_000, 100]) {
                     w.period = period;
                 }
             },
