@@ -42,6 +42,14 @@ localparam logic [11:0] ADDR_RATE_FIRST_CNP = 12'h154;  // RW
 localparam logic [11:0] ADDR_RATE_RULES     = 12'h158;  // RW  rate_rules_t
 localparam logic [11:0] ADDR_CONTROL        = 12'h15C;  // RW  control_t
 localparam logic [11:0] ADDR_FW_RATE        = 12'h160;  // RW
+localparam logic [11:0] ADDR_TRACE_CTRL     = 12'h170;  // RW but trace_clear (W)  trace_ctrl_t
+localparam logic [11:0] ADDR_TRACE_STATUS   = 12'h174;  // RO  trace_status_t
+localparam logic [11:0] ADDR_TRACE_COUNTS   = 12'h178;  // RO  trace_counts_t
+localparam logic [11:0] ADDR_TRACE_TIME     = 12'h17C;  // RO
+localparam logic [11:0] ADDR_TRACE_SEL      = 12'h180;  // RW  trace_sel_t
+localparam logic [11:0] ADDR_TRACE_ENTRY    = 12'h184;  // RO  trace_entry_t
+localparam logic [11:0] ADDR_TRACE_RC       = 12'h188;  // RO
+localparam logic [11:0] ADDR_TRACE_STAMP    = 12'h18C;  // RO
 
 /* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
 
@@ -124,6 +132,56 @@ typedef struct packed {
     logic [1:0]  scheme;           // [1:0]   bit 0: firmware sets the rate; bit 1: not throttled
 } control_t;
 
+// 0x170 trace_ctrl (spec 4.10)
+typedef struct packed {
+    logic [22:0] reserved_hi;      // [31:9]
+    logic        trace_clear;      // [8]     W, reads 0: writing 1 empties the window, clears 0x174-0x17C
+    logic [5:0]  reserved_lo;      // [7:2]
+    logic        trace_wrap;       // [1]     1: keep the last 64 events; 0: the first 64
+    logic        trace_en;         // [0]     1: armed
+} trace_ctrl_t;
+
+// 0x174 trace_status
+typedef struct packed {
+    logic [14:0] reserved_hi;      // [31:17]
+    logic        lost;             // [16]
+    logic [1:0]  reserved_mid;     // [15:14]
+    logic [5:0]  wptr;             // [13:8]
+    logic        reserved_lo;      // [7]
+    logic [6:0]  count;            // [6:0]
+} trace_status_t;
+
+// 0x178 trace_counts
+typedef struct packed {
+    logic [1:0]  reserved;         // [31:30]
+    logic [9:0]  n_timer;          // [29:20]
+    logic [9:0]  n_byte;           // [19:10]
+    logic [9:0]  n_dec;            // [9:0]
+} trace_counts_t;
+
+// 0x180 trace_sel
+typedef struct packed {
+    logic [25:0] reserved;         // [31:6]
+    logic [5:0]  trace_sel;        // [5:0]   k: 0x184-0x18C show the k-th oldest entry
+} trace_sel_t;
+
+// 0x184 trace_entry
+typedef struct packed {
+    logic [22:0] reserved_hi;      // [31:9]
+    logic        valid;            // [8]     trace_sel < count
+    logic [3:0]  reserved_lo;      // [7:4]
+    logic        both;             // [3]
+    logic [2:0]  kind;             // [2:0]   type
+} trace_entry_t;
+
+// One entry of trace_mem (68 bits, spec 4.10)
+typedef struct packed {
+    logic [31:0] stamp;            // [67:36] trace_time of the event's cycle
+    logic [31:0] rc;               // [35:4]  Rc after the event
+    logic        both;             // [3]     an increase with both triggers
+    logic [2:0]  kind;             // [2:0]   type
+} trace_ent_t;
+
 /* The registers of dcqcn_regs (spec 7, regs): one record, updated once per clock */
 
 // Statistics counters 0x120-0x144, all cleared together by cnt_clear
@@ -139,6 +197,18 @@ typedef struct packed {
     logic [63:0] cnt_bytes;
     logic [31:0] bytes_hi;         // cnt_bytes[63:32] latched by a read of cnt_bytes_lo
 } stats_t;
+
+// Event trace 0x174-0x17C (spec 4.10), all cleared together by trace_clear; its storage trace_mem
+// is a separate array of dcqcn_regs (no reset: distributed RAM)
+typedef struct packed {
+    logic [6:0]  count;            // entries in the window (64 and above: full)
+    logic [5:0]  wptr;             // where the next entry is written
+    logic        lost;
+    logic [31:0] time_;            // armed cycles since the clear, saturating (`time` is a keyword)
+    logic [9:0]  n_dec;            // saturating at 1023
+    logic [9:0]  n_byte;
+    logic [9:0]  n_timer;
+} trace_t;
 
 // Writable words are held as read (reserved and write-only bits 0). `config` is a keyword of
 // SystemVerilog (configurations), so that word's member is config_word.
@@ -158,6 +228,9 @@ typedef struct packed {
     rate_rules_t rate_rules;
     control_t    control;
     logic [31:0] fw_rate;          // bytes/s, 0 = L
+    trace_ctrl_t trace_ctrl;
+    trace_sel_t  trace_sel;
+    trace_t      trace;
     logic [15:0] cnp_cnt16;        // alpha_cnp[26:11]
     stats_t      stats;
     // AXI4-Lite responses (direct members: Icarus 11 aborts on `~` of a member of a nested struct)

@@ -64,6 +64,7 @@ module dcqcn_regs #(
     input  wire logic        byte_fire,
     input  wire logic        stall,
     input  wire logic [6:0]  bytes_in,
+    input  wire logic [31:0] rc_next,             // Rc after this cycle's edge (the trace entry's rate)
 
     /* Configuration registers (spec 6.2) */
     output logic      [9:0]  cfg_alpha_g,
@@ -116,6 +117,10 @@ module dcqcn_regs #(
     regs_t        r_d;
     regs_t        r_init;   // constant: depends on the parameters only
 
+    /* Event trace storage (spec 4.10): one write port at trace.wptr, one asynchronous read port at
+       trace_phys, no reset (distributed RAM) */
+    logic [67:0]  trace_mem [64];
+
     /* Combinational */
     logic         wr_en;
     logic         rd_en;
@@ -126,6 +131,7 @@ module dcqcn_regs #(
     /* verilator lint_off UNUSEDSIGNAL */
     alpha_cnp_t   wr_alpha_cnp;
     ext_ctrl_t    wr_ext_ctrl;
+    trace_ctrl_t  wr_trace_ctrl;
     /* verilator lint_on UNUSEDSIGNAL */
     alpha_cnp_t   rd_alpha_cnp;
     id_t          rd_id;
@@ -136,6 +142,18 @@ module dcqcn_regs #(
     logic         rmapped;
     logic         cnp_cnt_clear;
     logic         cnt_clear;
+    logic         trace_clear;
+    // spec 4.10: the event, its record and the entry it writes; the selected entry's read-out
+    logic         trace_ev;
+    logic         trace_full;
+    logic         trace_rec;
+    trace_ent_t   trace_wdata;
+    logic [5:0]   trace_phys;
+    logic         trace_sel_valid;
+    trace_ent_t   trace_rd;
+    trace_status_t rd_trace_status;
+    trace_counts_t rd_trace_counts;
+    trace_entry_t  rd_trace_entry;
 
     // spec 6.1: byte lane i of the word is written only if wstrb[i] = 1
     function automatic logic [31:0] lane_merge(
@@ -169,6 +187,25 @@ module dcqcn_regs #(
         // hai_mult, control (scheme 0 = hardware DCQCN), fw_rate, counters, AXI4-Lite responses (OKAY)
     end
 
+    // spec 4.10: the event, its entry and the selected entry, from the registers and the ports only
+    // (no write decode: the register update below uses these). type: 0b000 a decrease; an
+    // increase: bit 2 timer_fire, bits [1:0] its phase; both: timer and byte counter fired.
+    always_comb begin
+        trace_ev   = r.trace_ctrl.trace_en & (dec_fire | inc_event);
+        trace_full = r.trace.count[6];
+        trace_wdata       = '0;
+        trace_wdata.rc    = rc_next;
+        trace_wdata.stamp = r.trace.time_;
+        if (~dec_fire) begin
+            trace_wdata.kind  = {timer_fire, phase_ai | phase_hai, phase_fr | phase_ai};
+            trace_wdata.both  = timer_fire & byte_fire;
+        end
+        // read-out of the k-th oldest entry (k = trace_sel)
+        trace_phys      = trace_full ? r.trace.wptr + r.trace_sel.trace_sel : r.trace_sel.trace_sel;
+        trace_sel_valid = {1'b0, r.trace_sel.trace_sel} < r.trace.count;
+        trace_rd        = trace_sel_valid ? trace_mem[trace_phys] : '0;
+    end
+
     always_comb begin
         r_d = r;
 
@@ -185,8 +222,10 @@ module dcqcn_regs #(
         // spec 6.2: action bits act only when their byte lane is strobed (decoded in the write)
         wr_alpha_cnp  = '0;
         wr_ext_ctrl   = '0;
+        wr_trace_ctrl = '0;
         cnp_cnt_clear = 1'b0;
         cnt_clear     = 1'b0;
+        trace_clear   = 1'b0;
 
         /* Configuration writes: strobes apply to the current word value (spec 6.1) */
         // spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
@@ -217,6 +256,12 @@ module dcqcn_regs #(
                 ADDR_RATE_RULES[11:2]:     r_d.rate_rules     = lane_merge(r.rate_rules, s_axil_wdata, s_axil_wstrb);
                 ADDR_CONTROL[11:2]:        r_d.control        = lane_merge(r.control, s_axil_wdata, s_axil_wstrb);
                 ADDR_FW_RATE[11:2]:        r_d.fw_rate        = lane_merge(r.fw_rate, s_axil_wdata, s_axil_wstrb);
+                ADDR_TRACE_CTRL[11:2]: begin
+                    r_d.trace_ctrl = lane_merge(r.trace_ctrl, s_axil_wdata, s_axil_wstrb);
+                    wr_trace_ctrl  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    trace_clear    = wr_trace_ctrl.trace_clear;
+                end
+                ADDR_TRACE_SEL[11:2]:      r_d.trace_sel      = lane_merge(r.trace_sel, s_axil_wdata, s_axil_wstrb);
                 default:                   wresp              = RESP_DECERR;
             endcase
         end
@@ -231,6 +276,10 @@ module dcqcn_regs #(
         r_d.rate_rules.reserved_lo  = '0;
         r_d.control.reserved_hi     = '0;
         r_d.control.reserved_lo     = '0;
+        r_d.trace_ctrl.reserved_hi  = '0;
+        r_d.trace_ctrl.trace_clear  = 1'b0;
+        r_d.trace_ctrl.reserved_lo  = '0;
+        r_d.trace_sel.reserved      = '0;
 
         // spec 6.1: write response
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
@@ -242,6 +291,9 @@ module dcqcn_regs #(
         rd_id          = '0;
         rd_credit_frac = '0;
         rd_status      = '0;
+        rd_trace_status = '0;
+        rd_trace_counts = '0;
+        rd_trace_entry  = '0;
         rword          = 32'd0;
         rmapped        = 1'b0;
         if (rd_en) begin
@@ -256,6 +308,15 @@ module dcqcn_regs #(
             rd_status.active        = active;
             rd_status.dec_pending   = dec_pending;
             rd_status.alpha_pending = alpha_pending;
+            rd_trace_status.count   = r.trace.count;
+            rd_trace_status.wptr    = r.trace.wptr;
+            rd_trace_status.lost    = r.trace.lost;
+            rd_trace_counts.n_dec   = r.trace.n_dec;
+            rd_trace_counts.n_byte  = r.trace.n_byte;
+            rd_trace_counts.n_timer = r.trace.n_timer;
+            rd_trace_entry.valid    = trace_sel_valid;
+            rd_trace_entry.both     = trace_rd.both;
+            rd_trace_entry.kind     = trace_rd.kind;
 
             rmapped = 1'b1;
             case (rd_word)
@@ -292,6 +353,14 @@ module dcqcn_regs #(
                 ADDR_RATE_RULES[11:2]:     rword = r.rate_rules;
                 ADDR_CONTROL[11:2]:        rword = r.control;
                 ADDR_FW_RATE[11:2]:        rword = r.fw_rate;
+                ADDR_TRACE_CTRL[11:2]:     rword = r.trace_ctrl;
+                ADDR_TRACE_STATUS[11:2]:   rword = rd_trace_status;
+                ADDR_TRACE_COUNTS[11:2]:   rword = rd_trace_counts;
+                ADDR_TRACE_TIME[11:2]:     rword = r.trace.time_;
+                ADDR_TRACE_SEL[11:2]:      rword = r.trace_sel;
+                ADDR_TRACE_ENTRY[11:2]:    rword = rd_trace_entry;
+                ADDR_TRACE_RC[11:2]:       rword = trace_rd.rc;
+                ADDR_TRACE_STAMP[11:2]:    rword = trace_rd.stamp;
                 default: begin
                     rword   = 32'd0;
                     rmapped = 1'b0;
@@ -325,6 +394,37 @@ module dcqcn_regs #(
 
         if (cnt_clear) begin
             r_d.stats = '0;
+        end
+
+        /* Event trace (spec 4.10): on the configuration of the cycle (r); a clear wins */
+        trace_rec = ~rst & trace_ev & ~trace_clear & (~trace_full | r.trace_ctrl.trace_wrap);
+        if (trace_clear) begin
+            r_d.trace = '0;
+        end else if (r.trace_ctrl.trace_en) begin
+            if (trace_rec) begin
+                r_d.trace.wptr  = r.trace.wptr + 6'd1;
+                r_d.trace.count = trace_full ? 7'd64 : r.trace.count + 7'd1;
+            end
+            r_d.trace.lost = r.trace.lost | (trace_ev & trace_full);
+            if (trace_ev & dec_fire & (r.trace.n_dec != 10'h3FF)) begin
+                r_d.trace.n_dec = r.trace.n_dec + 10'd1;
+            end
+            if (trace_ev & inc_event & byte_fire & (r.trace.n_byte != 10'h3FF)) begin
+                r_d.trace.n_byte = r.trace.n_byte + 10'd1;
+            end
+            if (trace_ev & inc_event & timer_fire & (r.trace.n_timer != 10'h3FF)) begin
+                r_d.trace.n_timer = r.trace.n_timer + 10'd1;
+            end
+            if (r.trace.time_ != 32'hFFFF_FFFF) begin
+                r_d.trace.time_ = r.trace.time_ + 32'd1;
+            end
+        end
+    end
+
+    // spec 4.10: trace_mem, written at trace_wptr; no reset (storage, distributed RAM)
+    always_ff @(posedge clk) begin
+        if (trace_rec) begin
+            trace_mem[r.trace.wptr] <= trace_wdata;
         end
     end
 

@@ -289,6 +289,7 @@ module dcqcn_rl #(
         .byte_fire           (byte_fire),
         .stall               (stall),
         .bytes_in            (bytes_in),
+        .rc_next             (rc_d),
         .cfg_alpha_g         (cfg_alpha_g),
         .cfg_dec_gain        (cfg_dec_gain),
         .cfg_stage_threshold (cfg_stage_threshold),

@@ -138,6 +138,22 @@ module dcqcn_cosim_top #(
   , output logic          st_cfg_gate_mask
   , output logic [31:0]   st_cfg_fw_rate
 
+    /* spec 7, regs: the event trace (0x170-0x18C, spec 4.10); trace_mem through its most recent
+       entry (trace_mem[trace_wptr - 1] when trace_count != 0, else 0) */
+  , output logic          st_cfg_trace_en
+  , output logic          st_cfg_trace_wrap
+  , output logic [5:0]    st_cfg_trace_sel
+  , output logic [6:0]    st_trace_count
+  , output logic [5:0]    st_trace_wptr
+  , output logic          st_trace_lost
+  , output logic [31:0]   st_trace_time
+  , output logic [9:0]    st_trace_n_dec
+  , output logic [9:0]    st_trace_n_byte
+  , output logic [9:0]    st_trace_n_timer
+  , output logic [3:0]    st_trace_last_type
+  , output logic [31:0]   st_trace_last_rc
+  , output logic [31:0]   st_trace_last_stamp
+
     /* state injection (spec 4.8): at a rising edge of inj_clk (clk held still) every register of
        spec 7 takes the value of its in_* port; in_* and inj_clk are not used otherwise */
   , input  wire logic                    inj_clk
@@ -196,6 +212,18 @@ module dcqcn_cosim_top #(
   , input  wire logic [1:0]                in_cfg_scheme
   , input  wire logic                      in_cfg_gate_mask
   , input  wire logic [31:0]               in_cfg_fw_rate
+  , input  wire logic                      in_cfg_trace_en
+  , input  wire logic                      in_cfg_trace_wrap
+  , input  wire logic [5:0]                in_cfg_trace_sel
+  , input  wire logic [6:0]                in_trace_count
+  , input  wire logic [5:0]                in_trace_wptr
+  , input  wire logic                      in_trace_lost
+  , input  wire logic [31:0]               in_trace_time
+  , input  wire logic [9:0]                in_trace_n_dec
+  , input  wire logic [9:0]                in_trace_n_byte
+  , input  wire logic [9:0]                in_trace_n_timer
+    // trace_mem: entry i at bits [68i+67:68i] (type [2:0], both [3], rc [35:4], stamp [67:36])
+  , input  wire logic [64*68-1:0]          in_trace_mem
   , input  wire logic                      in_bvalid
   , input  wire logic [1:0]                in_bresp
   , input  wire logic                      in_rvalid
@@ -298,6 +326,23 @@ module dcqcn_cosim_top #(
     assign st_cfg_scheme             = dut.u_regs.r.control.scheme;
     assign st_cfg_gate_mask          = dut.u_regs.r.control.gate_mask;
     assign st_cfg_fw_rate            = dut.u_regs.r.fw_rate;
+    assign st_cfg_trace_en           = dut.u_regs.r.trace_ctrl.trace_en;
+    assign st_cfg_trace_wrap         = dut.u_regs.r.trace_ctrl.trace_wrap;
+    assign st_cfg_trace_sel          = dut.u_regs.r.trace_sel.trace_sel;
+    assign st_trace_count            = dut.u_regs.r.trace.count;
+    assign st_trace_wptr             = dut.u_regs.r.trace.wptr;
+    assign st_trace_lost             = dut.u_regs.r.trace.lost;
+    assign st_trace_time             = dut.u_regs.r.trace.time_;
+    assign st_trace_n_dec            = dut.u_regs.r.trace.n_dec;
+    assign st_trace_n_byte           = dut.u_regs.r.trace.n_byte;
+    assign st_trace_n_timer          = dut.u_regs.r.trace.n_timer;
+    // spec 7: the most recent entry, 0 while the window is empty
+    logic [67:0] trace_last;
+    assign trace_last = (dut.u_regs.r.trace.count == 7'd0) ? 68'd0
+                      : dut.u_regs.trace_mem[dut.u_regs.r.trace.wptr - 6'd1];
+    assign st_trace_last_type        = trace_last[3:0];
+    assign st_trace_last_rc          = trace_last[35:4];
+    assign st_trace_last_stamp       = trace_last[67:36];
 `endif
 
     // State injection (DCQCN_INJECT, spec 4.8): every register of spec 7 from its in_* port, by hierarchical
@@ -361,6 +406,19 @@ module dcqcn_cosim_top #(
         dut.u_regs.r.control.scheme          <= in_cfg_scheme;
         dut.u_regs.r.control.gate_mask       <= in_cfg_gate_mask;
         dut.u_regs.r.fw_rate                 <= in_cfg_fw_rate;
+        dut.u_regs.r.trace_ctrl.trace_en     <= in_cfg_trace_en;
+        dut.u_regs.r.trace_ctrl.trace_wrap   <= in_cfg_trace_wrap;
+        dut.u_regs.r.trace_sel.trace_sel     <= in_cfg_trace_sel;
+        dut.u_regs.r.trace.count             <= in_trace_count;
+        dut.u_regs.r.trace.wptr              <= in_trace_wptr;
+        dut.u_regs.r.trace.lost              <= in_trace_lost;
+        dut.u_regs.r.trace.time_             <= in_trace_time;
+        dut.u_regs.r.trace.n_dec             <= in_trace_n_dec;
+        dut.u_regs.r.trace.n_byte            <= in_trace_n_byte;
+        dut.u_regs.r.trace.n_timer           <= in_trace_n_timer;
+        for (int i = 0; i < 64; i++) begin
+            dut.u_regs.trace_mem[i]          <= in_trace_mem[68*i +: 68];
+        end
         dut.u_regs.r.bvalid                  <= in_bvalid;
         dut.u_regs.r.bresp                   <= in_bresp;
         dut.u_regs.r.rvalid                  <= in_rvalid;

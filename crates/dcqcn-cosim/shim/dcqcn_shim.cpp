@@ -39,6 +39,28 @@ inline void get_data(Words& dst, const VlWide<N>& src) {
     for (std::size_t w = 0; w < N; ++w) dst[w / 2] |= static_cast<uint64_t>(src[w]) << (32 * (w % 2));
 }
 
+// Entries of the event trace's storage (spec 4.10).
+constexpr std::size_t kTraceDepth = 64;
+
+template <std::size_t N>
+inline void clear_wide(VlWide<N>& dst) {
+    for (std::size_t w = 0; w < N; ++w) dst[w] = 0;
+}
+
+// Bits [lsb + width - 1 : lsb] of a wide port (width <= 32) from `v`.
+template <std::size_t N>
+inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_t v) {
+    for (std::size_t b = 0; b < width; ++b) {
+        const std::size_t bit = lsb + b;
+        const uint32_t m = 1u << (bit % 32);
+        if ((v >> b) & 1u) {
+            dst[bit / 32] |= m;
+        } else {
+            dst[bit / 32] &= ~m;
+        }
+    }
+}
+
 template <typename V>
 class DutImpl final : public Dut {
 public:
@@ -126,11 +148,25 @@ public:
         o.cfg_scheme = t->st_cfg_scheme;
         o.cfg_gate_mask = t->st_cfg_gate_mask;
         o.cfg_fw_rate = t->st_cfg_fw_rate;
+        o.cfg_trace_en = t->st_cfg_trace_en;
+        o.cfg_trace_wrap = t->st_cfg_trace_wrap;
+        o.cfg_trace_sel = t->st_cfg_trace_sel;
+        o.trace_count = t->st_trace_count;
+        o.trace_wptr = t->st_trace_wptr;
+        o.trace_lost = t->st_trace_lost;
+        o.trace_time = t->st_trace_time;
+        o.trace_n_dec = t->st_trace_n_dec;
+        o.trace_n_byte = t->st_trace_n_byte;
+        o.trace_n_timer = t->st_trace_n_timer;
+        o.trace_last_type = t->st_trace_last_type;
+        o.trace_last_rc = t->st_trace_last_rc;
+        o.trace_last_stamp = t->st_trace_last_stamp;
     }
 
-    // Every register of spec 7 from `st` (the registered outputs from their port fields), at a
-    // rising edge of inj_clk with clk held (verilator/dcqcn_cosim_top.sv, spec 4.8).
-    void inject(const Sample& st) override {
+    // Every register of spec 7 from `st` (the registered outputs from their port fields) and the
+    // trace storage from `trace_mem`, at a rising edge of inj_clk with clk held
+    // (verilator/dcqcn_cosim_top.sv, spec 4.8).
+    void inject(const Sample& st, rust::Slice<const TraceSlot> trace_mem) override {
         V* t = top_.get();
         t->inj_clk = 0;
         t->eval();
@@ -189,6 +225,26 @@ public:
         t->in_cfg_scheme = st.cfg_scheme;
         t->in_cfg_gate_mask = st.cfg_gate_mask;
         t->in_cfg_fw_rate = st.cfg_fw_rate;
+        t->in_cfg_trace_en = st.cfg_trace_en;
+        t->in_cfg_trace_wrap = st.cfg_trace_wrap;
+        t->in_cfg_trace_sel = st.cfg_trace_sel & 0x3F;
+        t->in_trace_count = st.trace_count & 0x7F;
+        t->in_trace_wptr = st.trace_wptr & 0x3F;
+        t->in_trace_lost = st.trace_lost;
+        t->in_trace_time = st.trace_time;
+        t->in_trace_n_dec = st.trace_n_dec & 0x3FF;
+        t->in_trace_n_byte = st.trace_n_byte & 0x3FF;
+        t->in_trace_n_timer = st.trace_n_timer & 0x3FF;
+        // entry i at bits [68i+67:68i]: type and both [3:0], rc [35:4], stamp [67:36]
+        clear_wide(t->in_trace_mem);
+        std::size_t i = 0;
+        for (const TraceSlot& e : trace_mem) {
+            if (i == kTraceDepth) break;
+            put_bits(t->in_trace_mem, 68 * i, 4, e.kind & 0xFu);
+            put_bits(t->in_trace_mem, 68 * i + 4, 32, e.rc);
+            put_bits(t->in_trace_mem, 68 * i + 36, 32, e.stamp);
+            ++i;
+        }
         t->in_bvalid = st.s_axil_bvalid;
         t->in_bresp = st.s_axil_bresp;
         t->in_rvalid = st.s_axil_rvalid;

@@ -12,12 +12,13 @@ namespace dcqcn {
 struct PortsIn;
 struct Sample;
 struct VariantInfo;
+struct TraceSlot;
 
 class Dut {
 public:
     virtual ~Dut() = default;
     virtual void step(const PortsIn& inp, Sample& out) = 0;
-    virtual void inject(const Sample& state) = 0;
+    virtual void inject(const Sample& state, rust::Slice<const TraceSlot> trace_mem) = 0;
     virtual uint64_t run_bare(rust::Slice<const PortsIn> inputs, uint32_t repeat) = 0;
 };
 

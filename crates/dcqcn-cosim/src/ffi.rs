@@ -93,6 +93,29 @@ pub mod bridge {
         cfg_scheme: u8,
         cfg_gate_mask: bool,
         cfg_fw_rate: u32,
+        cfg_trace_en: bool,
+        cfg_trace_wrap: bool,
+        cfg_trace_sel: u8,
+        trace_count: u8,
+        trace_wptr: u8,
+        trace_lost: bool,
+        trace_time: u32,
+        trace_n_dec: u16,
+        trace_n_byte: u16,
+        trace_n_timer: u16,
+        trace_last_type: u8,
+        trace_last_rc: u32,
+        trace_last_stamp: u32,
+    }
+
+    /// One entry of the event trace's storage `trace_mem` (spec 4.10), loaded by `inject` only
+    /// (not part of the per-cycle `Sample`).
+    #[derive(Clone, Copy, Debug, Default)]
+    struct TraceSlot {
+        /// `type` in bits [2:0], `both` in bit 3.
+        kind: u8,
+        rc: u32,
+        stamp: u32,
     }
 
     /// A compiled RTL variant.
@@ -119,8 +142,10 @@ pub mod bridge {
         /// One clock cycle: apply `inp`, evaluate, sample outputs, clock edge, sample registers.
         fn step(self: Pin<&mut Dut>, inp: &PortsIn, out: &mut Sample);
         /// Loads every register of spec 7 from `state` (the registered outputs from their port
-        /// fields; the combinational ones are ignored), between two cycles (spec 4.8).
-        fn inject(self: Pin<&mut Dut>, state: &Sample);
+        /// fields; the combinational ones are ignored; the trace's most recent entry is not read)
+        /// and the 64 entries of `trace_mem` from `trace_mem` (fewer: the rest 0), between two
+        /// cycles (spec 4.8).
+        fn inject(self: Pin<&mut Dut>, state: &Sample, trace_mem: &[TraceSlot]);
         /// Bare C++ loop over `inputs` (no per-cycle call into Rust), for the benchmark. Returns a
         /// checksum of the outputs so the work cannot be optimised away.
         fn run_bare(self: Pin<&mut Dut>, inputs: &[PortsIn], repeat: u32) -> u64;

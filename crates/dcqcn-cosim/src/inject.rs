@@ -1,7 +1,8 @@
 //! State injection (spec 4.8): a register state to start a lockstep run from, in the form a saved
 //! fuzz case records, and the proptest strategy that draws such states near the edges of every
 //! register (counters a few steps from wrap or saturation, timers at expiry, credit near its cap
-//! and near 2^47 and 2^48, Rc and Rt at 0, 1, L - 1, L).
+//! and near 2^47 and 2^48, Rc and Rt at 0, 1, L - 1, L, the event trace's window empty, at one
+//! entry, a few from full and beyond, its time and counts near saturation).
 //!
 //! The configuration registers are not part of it: an injected run takes them from the case's
 //! stimulus configuration (which the stimulus also programs through AXI4-Lite, to the same values).
@@ -11,7 +12,7 @@ use dcqcn_model::cnp_sync::CnpSync;
 use dcqcn_model::credit_gate::CreditGate;
 use dcqcn_model::rate_dec::RateDec;
 use dcqcn_model::rate_inc::RateInc;
-use dcqcn_model::regs::{AxilState, Counters, Regs};
+use dcqcn_model::regs::{AxilState, Counters, Regs, Trace, TraceEntry, TRACE_DEPTH};
 use dcqcn_model::{Config, Params, State, DATA_WORDS};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -57,6 +58,79 @@ pub struct InjectedState {
     pub rvalid: bool,
     pub rdata: u32,
     pub rresp: u8,
+    /// The event trace (spec 4.10); absent in cases saved before it: the reset values.
+    #[serde(default)]
+    pub trace_count: u8,
+    #[serde(default)]
+    pub trace_wptr: u8,
+    #[serde(default)]
+    pub trace_lost: bool,
+    #[serde(default)]
+    pub trace_time: u32,
+    #[serde(default)]
+    pub trace_n_dec: u16,
+    #[serde(default)]
+    pub trace_n_byte: u16,
+    #[serde(default)]
+    pub trace_n_timer: u16,
+    /// The trace's storage, all 64 entries (a list of `{kind, rc, stamp}`; absent: all 0).
+    #[serde(default = "empty_trace_mem", with = "trace_mem_serde")]
+    pub trace_mem: [TraceEntry; TRACE_DEPTH],
+}
+
+fn empty_trace_mem() -> [TraceEntry; TRACE_DEPTH] {
+    [TraceEntry::default(); TRACE_DEPTH]
+}
+
+/// `trace_mem` as a list of exactly 64 `{kind, rc, stamp}` objects.
+mod trace_mem_serde {
+    use super::{TraceEntry, TRACE_DEPTH};
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Entry {
+        kind: u8,
+        rc: u32,
+        stamp: u32,
+    }
+
+    pub fn serialize<S: Serializer>(
+        mem: &[TraceEntry; TRACE_DEPTH],
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        let v: Vec<Entry> = mem
+            .iter()
+            .map(|e| Entry {
+                kind: e.kind,
+                rc: e.rc,
+                stamp: e.stamp,
+            })
+            .collect();
+        v.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<[TraceEntry; TRACE_DEPTH], D::Error> {
+        let v = Vec::<Entry>::deserialize(d)?;
+        let n = v.len();
+        let mut mem = [TraceEntry::default(); TRACE_DEPTH];
+        if n != TRACE_DEPTH {
+            return Err(D::Error::custom(format!(
+                "trace_mem: {n} entries, expected {TRACE_DEPTH}"
+            )));
+        }
+        for (m, e) in mem.iter_mut().zip(v) {
+            *m = TraceEntry {
+                kind: e.kind,
+                rc: e.rc,
+                stamp: e.stamp,
+            };
+        }
+        Ok(mem)
+    }
 }
 
 /// Bits of `data_bytes` bytes (a beat's data or keep mask), all ones.
@@ -125,6 +199,16 @@ impl InjectedState {
                     rdata: self.rdata,
                     rresp: self.rresp,
                 },
+                trace: Trace {
+                    count: self.trace_count,
+                    wptr: self.trace_wptr,
+                    lost: self.trace_lost,
+                    time: self.trace_time,
+                    n_dec: self.trace_n_dec,
+                    n_byte: self.trace_n_byte,
+                    n_timer: self.trace_n_timer,
+                    mem: self.trace_mem,
+                },
             },
         }
     }
@@ -153,6 +237,21 @@ impl InjectedState {
             .or_else(|| fits("m_keep", self.m_keep, data_bytes))
             .or_else(|| fits("bresp", u64::from(self.bresp), 2))
             .or_else(|| fits("rresp", u64::from(self.rresp), 2))
+            .or_else(|| fits("trace_count", u64::from(self.trace_count), 7))
+            .or_else(|| fits("trace_wptr", u64::from(self.trace_wptr), 6))
+            .or_else(|| fits("trace_n_dec", u64::from(self.trace_n_dec), 10))
+            .or_else(|| fits("trace_n_byte", u64::from(self.trace_n_byte), 10))
+            .or_else(|| fits("trace_n_timer", u64::from(self.trace_n_timer), 10))
+            .or_else(|| {
+                let k = self.trace_mem.iter().position(|e| e.kind > 0xF)?;
+                Some((
+                    "trace_mem",
+                    format!(
+                        "entry {k}: kind {} does not fit 4 bits",
+                        self.trace_mem[k].kind
+                    ),
+                ))
+            })
             .or_else(|| {
                 (!data_ok).then(|| ("m_data", format!("has bits above the {data_bits}-bit beat")))
             })
@@ -214,9 +313,10 @@ fn stage(f: u8) -> impl Strategy<Value = u8> {
     .prop_map(|v| v as u8)
 }
 
-/// The configuration of an injected case: the drawn one, or (1 in 3) with the byte trigger on and
+/// The configuration of an injected case: the drawn one, or (1 in 4) with the byte trigger on and
 /// its threshold within 3 of 2^32 - 1, so that the byte counter can reach its saturation
-/// without firing first.
+/// without firing first, or (1 in 4) with the event trace armed (either window, any entry
+/// selected), so that the injected trace state records and shows its entries.
 pub fn config_edge(cfg: Config) -> impl Strategy<Value = Config> {
     prop_oneof![
         2 => Just(cfg),
@@ -225,7 +325,69 @@ pub fn config_edge(cfg: Config) -> impl Strategy<Value = Config> {
             byte_threshold: u32::MAX - k,
             ..cfg
         }),
+        1 => (any::<bool>(), 0u8..64).prop_map(move |(trace_wrap, trace_sel)| Config {
+            trace_en: true,
+            trace_wrap,
+            trace_sel,
+            ..cfg
+        }),
     ]
+}
+
+/// An entry of the trace storage: the codes the block writes (a decrease; an increase of each
+/// phase by timer, byte counter or both) or any 4-bit code, any rate and stamp.
+fn trace_entry() -> impl Strategy<Value = TraceEntry> {
+    let kind = prop_oneof![
+        1 => Just(0u8),
+        3 => (1u8..4, 0u8..3).prop_map(|(phase, by)| match by {
+            0 => phase,
+            1 => 0b100 | phase,
+            _ => 0b1100 | phase,
+        }),
+        1 => 0u8..16,
+    ];
+    (kind, any::<u32>(), any::<u32>()).prop_map(|(kind, rc, stamp)| TraceEntry { kind, rc, stamp })
+}
+
+/// The event trace's registers and storage: the window empty, at one entry, a few from full, full
+/// or beyond (65..127, an injected count), the write pointer anywhere, the time and the counts
+/// near saturation or anything.
+fn trace_state() -> impl Strategy<Value = Trace> {
+    let count = prop_oneof![
+        1 => Just(0u64),
+        1 => Just(1u64),
+        3 => near(63, 127),
+        1 => 65..=127u64,
+        1 => 0..=127u64,
+    ];
+    let time = prop_oneof![
+        2 => near(u64::from(u32::MAX), u64::from(u32::MAX)),
+        1 => near(0, u64::from(u32::MAX)),
+        1 => 0..=u64::from(u32::MAX),
+    ];
+    let n = || prop_oneof![2 => near(1023, 1023), 1 => near(0, 1023), 1 => 0..=1023u64];
+    (
+        count,
+        0u8..64,
+        any::<bool>(),
+        time,
+        (n(), n(), n()),
+        proptest::collection::vec(trace_entry(), TRACE_DEPTH),
+    )
+        .prop_map(|(count, wptr, lost, time, (n_dec, n_byte, n_timer), v)| {
+            let mut mem = [TraceEntry::default(); TRACE_DEPTH];
+            mem.copy_from_slice(&v);
+            Trace {
+                count: count as u8,
+                wptr,
+                lost,
+                time: time as u32,
+                n_dec: n_dec as u16,
+                n_byte: n_byte as u16,
+                n_timer: n_timer as u16,
+                mem,
+            }
+        })
 }
 
 /// States biased toward every register's edges, for configuration `cfg` at parameters `p`.
@@ -300,7 +462,7 @@ pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
         any::<u32>(),
     );
     let axil = (any::<bool>(), 0u8..4, any::<bool>(), any::<u32>(), 0u8..4);
-    (rates, flags, timers, gate, counters, axil).prop_map(
+    (rates, flags, timers, gate, counters, axil, trace_state()).prop_map(
         move |(
             (rc, rt, pending_alpha, alpha),
             (cnp_meta, cnp_sync, cnp_prev, active, dec_pending, _),
@@ -308,6 +470,7 @@ pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
             (bpc, credit, m_valid, m_data, m_keep, m_last),
             (c16, c_cnp, c_dec, c_fr, c_ai, c_hai, c_timer, c_byte, c_stall, c_bytes, bytes_hi),
             (bvalid, bresp, rvalid, rdata, rresp),
+            trace,
         )| {
             let mut s = InjectedState {
                 cnp_meta,
@@ -348,6 +511,14 @@ pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
                 rvalid,
                 rdata,
                 rresp,
+                trace_count: trace.count,
+                trace_wptr: trace.wptr,
+                trace_lost: trace.lost,
+                trace_time: trace.time,
+                trace_n_dec: trace.n_dec,
+                trace_n_byte: trace.n_byte,
+                trace_n_timer: trace.n_timer,
+                trace_mem: trace.mem,
             };
             s.fit_beat(db);
             s
@@ -399,5 +570,148 @@ mod tests {
         let bad = InjectedState { m_data: data, ..s };
         assert_eq!(bad.out_of_range(8).unwrap().0, "m_data");
         assert_eq!(bad.out_of_range(16), None);
+        for (name, bad) in [
+            (
+                "trace_count",
+                InjectedState {
+                    trace_count: 128,
+                    ..s
+                },
+            ),
+            (
+                "trace_wptr",
+                InjectedState {
+                    trace_wptr: 64,
+                    ..s
+                },
+            ),
+            (
+                "trace_n_dec",
+                InjectedState {
+                    trace_n_dec: 1024,
+                    ..s
+                },
+            ),
+            (
+                "trace_n_byte",
+                InjectedState {
+                    trace_n_byte: 1024,
+                    ..s
+                },
+            ),
+            (
+                "trace_n_timer",
+                InjectedState {
+                    trace_n_timer: 1024,
+                    ..s
+                },
+            ),
+        ] {
+            assert_eq!(bad.out_of_range(8).unwrap().0, name);
+        }
+        let mut mem = s.trace_mem;
+        mem[17].kind = 16;
+        let (name, why) = InjectedState {
+            trace_mem: mem,
+            ..s
+        }
+        .out_of_range(8)
+        .unwrap();
+        assert_eq!(
+            (name, why.as_str()),
+            ("trace_mem", "entry 17: kind 16 does not fit 4 bits")
+        );
+    }
+
+    #[test]
+    fn trace_fields_round_trip_and_default_when_absent() {
+        let p = Params::DEFAULT;
+        let cfg = Config::reset(&p);
+        let mut runner = TestRunner::deterministic();
+        let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
+        let text = serde_json::to_string(&s).unwrap();
+        let back: InjectedState = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        let t = back.to_state(cfg).regs.trace;
+        assert_eq!(
+            (t.count, t.wptr, t.time),
+            (s.trace_count, s.trace_wptr, s.trace_time)
+        );
+        assert_eq!(t.mem, s.trace_mem);
+        // a case saved before the trace: its fields absent, the reset values
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let obj = json.as_object_mut().unwrap();
+        obj.retain(|k, _| !k.starts_with("trace_"));
+        let old: InjectedState = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(old.to_state(cfg).regs.trace, Trace::default());
+        // a storage of another length is refused, naming the field
+        json["trace_mem"] = serde_json::json!([{ "kind": 0, "rc": 0, "stamp": 0 }]);
+        let e = serde_json::from_value::<InjectedState>(json).unwrap_err();
+        assert!(
+            e.to_string().contains("trace_mem: 1 entries, expected 64"),
+            "{e}"
+        );
+    }
+
+    /// Injected trace states, the storage included, run in lockstep on `w8` with the trace armed:
+    /// every entry the read-out shows and every entry the window records is compared (the
+    /// scenario's random AXI4-Lite accesses select and read entries and write 0x170 and 0x180).
+    #[test]
+    fn injected_trace_states_run_in_lockstep() {
+        let sc = crate::scenario::by_name("cnp-storm").unwrap();
+        let p = sc.params();
+        let mut runner = TestRunner::deterministic();
+        let (mut recorded, mut shown) = (0u32, 0u32);
+        for k in 0..40u64 {
+            let cfg = Config {
+                trace_en: true,
+                trace_wrap: k % 2 == 1,
+                trace_sel: (k * 7 % 64) as u8,
+                ..sc.stimulus.config
+            };
+            let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
+            let mut stimulus = sc.stimulus.clone();
+            stimulus.config = cfg;
+            stimulus.resets.initial_cycles = 0;
+            let run = crate::lockstep::RunSpec {
+                scenario: sc.name.into(),
+                params: p,
+                stimulus,
+                seed: k,
+                cycles: 3_000,
+                variant: "w8".into(),
+                replay: format!("injected trace state {k}"),
+                rtl_init_seed: k + 1,
+                initial_state: Some(s.to_state(cfg)),
+            };
+            let o = crate::lockstep::run(&run, None).unwrap();
+            assert!(o.mismatch.is_none(), "{}", o.mismatch.unwrap().report());
+            let mut m = run.model();
+            let before = m.trace().wptr;
+            crate::lockstep::run_model(&run, |_, _, _, mm| m = mm.clone());
+            recorded += u32::from(m.trace().wptr != before);
+            shown += u32::from(s.trace_count > 0);
+        }
+        // not vacuous: windows that were not empty, and runs that recorded entries
+        assert!(recorded >= 10 && shown >= 10, "{recorded} {shown}");
+    }
+
+    #[test]
+    fn drawn_trace_states_reach_their_edges() {
+        let p = Params::DEFAULT;
+        let cfg = Config::reset(&p);
+        let mut runner = TestRunner::deterministic();
+        let (mut empty, mut one, mut full, mut over, mut time_top, mut n_top) =
+            (false, false, false, false, false, false);
+        for _ in 0..500 {
+            let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
+            empty |= s.trace_count == 0;
+            one |= s.trace_count == 1;
+            full |= s.trace_count == 64;
+            over |= s.trace_count > 64;
+            time_top |= s.trace_time == u32::MAX;
+            n_top |= s.trace_n_dec == 1023;
+        }
+        assert!(empty && one && full && over && time_top && n_top);
     }
 }

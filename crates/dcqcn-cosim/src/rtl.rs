@@ -1,6 +1,6 @@
 //! The Verilated RTL as a stepper with the model's types: `Inputs` in, `Snapshot` out.
 
-use crate::ffi::bridge::{self, PortsIn, Sample};
+use crate::ffi::bridge::{self, PortsIn, Sample, TraceSlot};
 use crate::CosimError;
 use dcqcn_model::{Inputs, Outputs, Params, Snapshot, State};
 
@@ -183,10 +183,22 @@ impl Rtl {
         &self.variant
     }
 
-    /// Loads every register of spec 7 from the model's `state`, between two cycles (spec 4.8).
+    /// Loads every register of spec 7 from the model's `state`, the trace's 64 entries included,
+    /// between two cycles (spec 4.8).
     pub fn inject(&mut self, state: &State) {
         let s = state_sample(state);
-        self.dut.pin_mut().inject(&s);
+        let mem: Vec<TraceSlot> = state
+            .regs
+            .trace
+            .mem
+            .iter()
+            .map(|e| TraceSlot {
+                kind: e.kind,
+                rc: e.rc,
+                stamp: e.stamp,
+            })
+            .collect();
+        self.dut.pin_mut().inject(&s, &mem);
     }
 
     /// One clock cycle.
@@ -311,6 +323,19 @@ fn state_sample(state: &State) -> Sample {
         cfg_scheme: n.cfg_scheme,
         cfg_gate_mask: n.cfg_gate_mask,
         cfg_fw_rate: n.cfg_fw_rate,
+        cfg_trace_en: n.cfg_trace_en,
+        cfg_trace_wrap: n.cfg_trace_wrap,
+        cfg_trace_sel: n.cfg_trace_sel,
+        trace_count: n.trace_count,
+        trace_wptr: n.trace_wptr,
+        trace_lost: n.trace_lost,
+        trace_time: n.trace_time,
+        trace_n_dec: n.trace_n_dec,
+        trace_n_byte: n.trace_n_byte,
+        trace_n_timer: n.trace_n_timer,
+        trace_last_type: n.trace_last_type,
+        trace_last_rc: n.trace_last_rc,
+        trace_last_stamp: n.trace_last_stamp,
     }
 }
 
@@ -381,5 +406,18 @@ fn from_sample(s: &Sample) -> Snapshot {
         cfg_scheme: s.cfg_scheme,
         cfg_gate_mask: s.cfg_gate_mask,
         cfg_fw_rate: s.cfg_fw_rate,
+        cfg_trace_en: s.cfg_trace_en,
+        cfg_trace_wrap: s.cfg_trace_wrap,
+        cfg_trace_sel: s.cfg_trace_sel,
+        trace_count: s.trace_count,
+        trace_wptr: s.trace_wptr,
+        trace_lost: s.trace_lost,
+        trace_time: s.trace_time,
+        trace_n_dec: s.trace_n_dec,
+        trace_n_byte: s.trace_n_byte,
+        trace_n_timer: s.trace_n_timer,
+        trace_last_type: s.trace_last_type,
+        trace_last_rc: s.trace_last_rc,
+        trace_last_stamp: s.trace_last_stamp,
     }
 }

@@ -322,8 +322,8 @@ impl Bench {
         self.shadow_writes = false;
     }
 
-    /// 400 cycles of back-to-back beats with five CNP pulses, with short increase triggers (the
-    /// counters move), then `idle` cycles without traffic, CNPs or increase triggers (pending
+    /// 400 cycles of back-to-back beats with five CNP pulses, with short increase triggers and the
+    /// event trace armed (the counters move), then `idle` cycles without traffic, CNPs or increase triggers (pending
     /// decreases fire, then nothing moves).
     fn activity(&mut self, m: &Map, idle: u64) {
         // (word address, the word at reset with `field` set to `value`)
@@ -346,6 +346,9 @@ impl Bench {
         }
         let (enables, both) = set("byte_en", 1);
         self.configure(enables, both);
+        // the event trace armed for the traffic (its counts and time move), then disarmed (spec 4.10)
+        let (trace, armed) = set("trace_en", 1);
+        self.configure(trace, armed);
         let db = self.params.data_bytes();
         let keep = if db == 64 { u64::MAX } else { (1u64 << db) - 1 };
         let mut beats = 0u64;
@@ -363,6 +366,7 @@ impl Bench {
             beats += u64::from(s[0].s_axis_tready);
         }
         self.configure(enables, 0);
+        self.configure(trace, 0);
         for _ in 0..idle {
             self.step(&Inputs::default(), "idle");
         }
