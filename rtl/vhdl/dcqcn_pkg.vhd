@@ -238,10 +238,16 @@ package dcqcn_pkg is
     scheme          : unsigned(1 downto 0);
     gate_mask       : std_logic;
     fw_rate         : unsigned(31 downto 0);
-    trace_en        : std_logic;
-    trace_wrap      : std_logic;
-    trace_sel       : unsigned(5 downto 0);
   end record CfgType;
+
+  -- dcqcn_regs: the event trace's configuration (spec 4.10). A record of its own, not more fields
+  -- of CfgType: with them there, GHDL 2.0's synthesis at DATA_BYTES = 64 lost min_dec_fac from the
+  -- read of 0x158 (it read 0; 8 and 32 bytes were right; the lockstep's regmap test found it)
+  type TraceCfgType is record
+    trace_en   : std_logic;
+    trace_wrap : std_logic;
+    trace_sel  : unsigned(5 downto 0);
+  end record TraceCfgType;
 
   -- dcqcn_regs: statistics counters (spec 6.2)
   type CntType is record
@@ -279,14 +285,15 @@ package dcqcn_pkg is
 
   -- dcqcn_regs (spec 6)
   type RegsRegType is record
-    bvalid : std_logic;
-    bresp  : std_logic_vector(1 downto 0);
-    rvalid : std_logic;
-    rdata  : word32_t;
-    rresp  : std_logic_vector(1 downto 0);
-    cfg    : CfgType;
-    cnt    : CntType;
-    trace  : TraceType;
+    bvalid    : std_logic;
+    bresp     : std_logic_vector(1 downto 0);
+    rvalid    : std_logic;
+    rdata     : word32_t;
+    rresp     : std_logic_vector(1 downto 0);
+    cfg       : CfgType;
+    cnt       : CntType;
+    trace_cfg : TraceCfgType;
+    trace     : TraceType;
   end record RegsRegType;
 
   -----------------------------------------------------------------------------------------------

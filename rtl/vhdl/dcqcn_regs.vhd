@@ -123,10 +123,12 @@ architecture rtl of dcqcn_regs is
     hai_mult        => '0',
     scheme          => (others => '0'),
     gate_mask       => '0',
-    fw_rate         => (others => '0'),
-    trace_en        => '0',
-    trace_wrap      => '0',
-    trace_sel       => (others => '0'));
+    fw_rate         => (others => '0'));
+
+  constant TRACE_CFG_INIT_C : TraceCfgType := (
+    trace_en   => '0',
+    trace_wrap => '0',
+    trace_sel  => (others => '0'));
 
   constant CNT_INIT_C : CntType := (
     cnp_cnt16     => (others => '0'),
@@ -151,14 +153,15 @@ architecture rtl of dcqcn_regs is
     n_timer => (others => '0'));
 
   constant REG_INIT_C : RegsRegType := (
-    bvalid => '0',
-    bresp  => RESP_OKAY,
-    rvalid => '0',
-    rdata  => (others => '0'),
-    rresp  => RESP_OKAY,
-    cfg    => CFG_INIT_C,
-    cnt    => CNT_INIT_C,
-    trace  => TRACE_INIT_C);
+    bvalid    => '0',
+    bresp     => RESP_OKAY,
+    rvalid    => '0',
+    rdata     => (others => '0'),
+    rresp     => RESP_OKAY,
+    cfg       => CFG_INIT_C,
+    cnt       => CNT_INIT_C,
+    trace_cfg => TRACE_CFG_INIT_C,
+    trace     => TRACE_INIT_C);
 
   -- spec 6.2: every word of the register map lies in 0x000-0x1FF, word indices 0-127: the read
   -- mux is a table indexed by addr[8:2] (unmapped entries 0), addr[11:9] /= 0 is unmapped. A
@@ -399,14 +402,14 @@ begin
         -- trace_clear (lane 1) acts above
         wresp := RESP_OKAY;
         if (s_axil_wstrb(0) = '1') then
-          v.cfg.trace_en   := to_trace_ctrl_word(s_axil_wdata).trace_en;
-          v.cfg.trace_wrap := to_trace_ctrl_word(s_axil_wdata).trace_wrap;
+          v.trace_cfg.trace_en   := to_trace_ctrl_word(s_axil_wdata).trace_en;
+          v.trace_cfg.trace_wrap := to_trace_ctrl_word(s_axil_wdata).trace_wrap;
         end if;
       end if;
       if (wr_word = word_index(ADDR_TRACE_SEL)) then
         wresp := RESP_OKAY;
         if (s_axil_wstrb(0) = '1') then
-          v.cfg.trace_sel := unsigned(s_axil_wdata(5 downto 0));
+          v.trace_cfg.trace_sel := unsigned(s_axil_wdata(5 downto 0));
         end if;
       end if;
     end if;
@@ -423,7 +426,7 @@ begin
     v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
 
     -- spec 4.10: the selected entry (trace_sel = k, the k-th oldest) and whether it exists
-    sel_valid := to_sl(resize(r.cfg.trace_sel, 7) < r.trace.count);
+    sel_valid := to_sl(resize(r.trace_cfg.trace_sel, 7) < r.trace.count);
     if (sel_valid = '1') then
       trace_sel_rd := trace_rd;
     else
@@ -489,8 +492,8 @@ begin
         gate_mask => r.cfg.gate_mask));
       rtab(ADDR_FW_RATE / 4)        := std_logic_vector(r.cfg.fw_rate);
       rtab(ADDR_TRACE_CTRL / 4)     := to_word(TraceCtrlWordType'(
-        trace_en    => r.cfg.trace_en,
-        trace_wrap  => r.cfg.trace_wrap,
+        trace_en    => r.trace_cfg.trace_en,
+        trace_wrap  => r.trace_cfg.trace_wrap,
         trace_clear => '0'));
       rtab(ADDR_TRACE_STATUS / 4)   := to_word(TraceStatusWordType'(
         count => r.trace.count,
@@ -501,7 +504,7 @@ begin
         n_byte  => r.trace.n_byte,
         n_timer => r.trace.n_timer));
       rtab(ADDR_TRACE_TIME / 4)     := std_logic_vector(r.trace.time);
-      rtab(ADDR_TRACE_SEL / 4)      := std_logic_vector(resize(r.cfg.trace_sel, 32));
+      rtab(ADDR_TRACE_SEL / 4)      := std_logic_vector(resize(r.trace_cfg.trace_sel, 32));
       rtab(ADDR_TRACE_ENTRY / 4)    :=
       (
         31 downto 9 => '0'
@@ -580,9 +583,9 @@ begin
     -- spec 4.10: the event trace, on the configuration of the cycle (r); a clear wins. The entry:
     -- type 0b000 for a decrease; for an increase bit 2 timer_fire, bits [1:0] the phase (0b01
     -- fast recovery, 0b10 hyper, 0b11 additive), both = timer_fire and byte_fire
-    trace_ev   := r.cfg.trace_en and (dec_fire or inc_event);
+    trace_ev   := r.trace_cfg.trace_en and (dec_fire or inc_event);
     trace_full := r.trace.count(6);
-    trace_rec  := not rst and trace_ev and not trace_clear and (not trace_full or r.cfg.trace_wrap);
+    trace_rec  := not rst and trace_ev and not trace_clear and (not trace_full or r.trace_cfg.trace_wrap);
     trace_kind := "000";
     trace_both := '0';
     if (dec_fire = '0') then
@@ -591,7 +594,7 @@ begin
     end if;
     if (trace_clear = '1') then
       v.trace := TRACE_INIT_C;
-    elsif (r.cfg.trace_en = '1') then
+    elsif (r.trace_cfg.trace_en = '1') then
       if (trace_rec = '1') then
         v.trace.wptr := r.trace.wptr + 1;
         if (trace_full = '1') then
@@ -666,8 +669,8 @@ begin
   end process seq;
 
   -- spec 4.10: the trace storage; read at phys = full ? (trace_wptr + k) mod 64 : k
-  trace_phys <= r.trace.wptr + r.cfg.trace_sel when r.trace.count(6) = '1' else
-                r.cfg.trace_sel;
+  trace_phys <= r.trace.wptr + r.trace_cfg.trace_sel when r.trace.count(6) = '1' else
+                r.trace_cfg.trace_sel;
   trace_rd   <= trace_mem(to_integer(trace_phys));
 
   mem : process (clk) is

@@ -108,9 +108,9 @@ begin
   st_cfg_scheme          <= std_logic_vector(tap_regs.cfg.scheme);
   st_cfg_gate_mask       <= tap_regs.cfg.gate_mask;
   st_cfg_fw_rate         <= std_logic_vector(tap_regs.cfg.fw_rate);
-  st_cfg_trace_en        <= tap_regs.cfg.trace_en;
-  st_cfg_trace_wrap      <= tap_regs.cfg.trace_wrap;
-  st_cfg_trace_sel       <= std_logic_vector(tap_regs.cfg.trace_sel);
+  st_cfg_trace_en        <= tap_regs.trace_cfg.trace_en;
+  st_cfg_trace_wrap      <= tap_regs.trace_cfg.trace_wrap;
+  st_cfg_trace_sel       <= std_logic_vector(tap_regs.trace_cfg.trace_sel);
   st_trace_count         <= std_logic_vector(tap_regs.trace.count);
   st_trace_wptr          <= std_logic_vector(tap_regs.trace.wptr);
   st_trace_lost          <= tap_regs.trace.lost;

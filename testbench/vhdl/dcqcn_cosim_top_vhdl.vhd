@@ -252,9 +252,9 @@ begin
     st_cfg_scheme          <= std_logic_vector(regs_r.cfg.scheme);
     st_cfg_gate_mask       <= regs_r.cfg.gate_mask;
     st_cfg_fw_rate         <= std_logic_vector(regs_r.cfg.fw_rate);
-    st_cfg_trace_en        <= regs_r.cfg.trace_en;
-    st_cfg_trace_wrap      <= regs_r.cfg.trace_wrap;
-    st_cfg_trace_sel       <= std_logic_vector(regs_r.cfg.trace_sel);
+    st_cfg_trace_en        <= regs_r.trace_cfg.trace_en;
+    st_cfg_trace_wrap      <= regs_r.trace_cfg.trace_wrap;
+    st_cfg_trace_sel       <= std_logic_vector(regs_r.trace_cfg.trace_sel);
     st_trace_count         <= std_logic_vector(regs_r.trace.count);
     st_trace_wptr          <= std_logic_vector(regs_r.trace.wptr);
     st_trace_lost          <= regs_r.trace.lost;
