@@ -14,6 +14,11 @@ cells (anything else stops the run). The register correspondence is built field 
 * SV: one register per field in each module, except dcqcn_regs whose state is the packed struct
   `regs_t r` (first member at the most significant bits), read from rtl/dcqcn_regmap.svh.
 
+* Memories: `memory_map` turns the one RAM (dcqcn_regs' trace storage `trace_mem`, spec 4.10) into
+  one `$dff` per word in both designs; the words are fields `<block>.<memory>.e<index>`, paired by
+  index. The memory has no reset, so the reset obligation below gives both sides the same memory
+  contents (the claim is for equal initial contents; docs/formal.md).
+
 Fields are paired by name inside each block (`u_regs.r.config_word.alpha_g` <-> `u_regs.r.cfg.alpha_g`,
 `u_alpha.alpha` <-> `u_alpha.r.alpha`, ...); widths must agree, every VHDL field must have one SV
 partner, and every `$dff` bit of both designs must belong to a field. SV fields without a VHDL
@@ -26,7 +31,8 @@ and its next value (the flip-flop's D) an output port `next:<field>`. Two obliga
 
 1. step: for equal inputs and equal corresponding state (SV-only bits 0), every output port of
    dcqcn_rl is equal and every next state corresponds (SV-only bits stay 0);
-2. reset: with rst = 1 and unrelated arbitrary states on the two sides, the next states correspond.
+2. reset: with rst = 1 and unrelated arbitrary states on the two sides (the memory words aside:
+   one state for both), the next states correspond.
 
 (2) puts both designs in corresponding states after any reset cycle, (1) keeps them there and makes
 every output equal in every later cycle: the designs are equivalent from the first reset on, for
@@ -176,7 +182,13 @@ def entity_of(block):
 # Netlists
 # ---------------------------------------------------------------------------------------------
 
-PREP = "proc; flatten; memory -nomap; memory_map -rom-only; opt_clean; check -assert"
+# `memory_map` (after the ROMs) turns the one RAM, dcqcn_regs' trace storage (spec 4.10), into one
+# `$dff` per entry plus its write-enable and read multiplexers; the entries are paired by index
+# (memory_words)
+PREP = "proc; flatten; memory -nomap; memory_map -rom-only; memory_map; opt_clean; check -assert"
+
+# a word of a mapped memory: `$memory\<block>.<memory>[<index>]$<n>`
+MEMORY_WORD = re.compile(r"\$memory\\(?:(u_\w+)\.)?(\w+)\[(\d+)\]\$\d+")
 
 
 NORMALISE = "opt_expr; opt_merge; wreduce; opt_clean"
@@ -224,7 +236,7 @@ def sv_registers(sv):
     calls `$0\\<register>[..]` (under `$flatten\\<block>.` for a sub-block)."""
     regs = {}
     for cname, cell in sv["cells"].items():
-        if cell["type"] != "$dff":
+        if cell["type"] != "$dff" or MEMORY_WORD.fullmatch(cname):
             continue
         d, q = cell["connections"]["D"], cell["connections"]["Q"]
         found = None
@@ -241,6 +253,20 @@ def sv_registers(sv):
             raise Error(f"SV: flip-flop {cname}: net {name} is not its Q output")
         regs.setdefault(block, []).append((name, q))
     return regs
+
+
+def memory_words(mod, side):
+    """{field name: Q bits} of the words of the mapped memories (`u_regs.trace_mem.e<i>`)."""
+    words = {}
+    for cname, cell in mod["cells"].items():
+        m = MEMORY_WORD.fullmatch(cname)
+        if cell["type"] != "$dff" or not m:
+            continue
+        name = f"{m.group(1) + '.' if m.group(1) else ''}{m.group(2)}.e{int(m.group(3))}"
+        if name in words:
+            raise Error(f"{side}: two flip-flop cells for memory word {name}")
+        words[name] = cell["connections"]["Q"]
+    return words
 
 
 def correspondence(sv, vh, sv_dir, vhdl_dir, data_bytes):
@@ -277,7 +303,10 @@ def correspondence(sv, vh, sv_dir, vhdl_dir, data_bytes):
                     raise Error(f"SV {name}: {len(bits)} bits, struct {st.group(1)} is "
                                 f"{sv_width(structs, st.group(1))}")
                 for path, lsb, w in sv_leaves(structs, st.group(1), [], len(bits)):
-                    sleaves.append((f"{name}." + ".".join(path), path[-1], bits[lsb:lsb + w]))
+                    # a member named after an SV keyword carries a trailing _ (`time_`), the
+                    # twin's field does not (`time`)
+                    sleaves.append((f"{name}." + ".".join(path), path[-1].rstrip("_"),
+                                    bits[lsb:lsb + w]))
             else:
                 sleaves.append((name, local, bits))
         names = [leaf for _, leaf, _ in sleaves]
@@ -295,6 +324,20 @@ def correspondence(sv, vh, sv_dir, vhdl_dir, data_bytes):
             sv_cov.update(bits)
         if vleaves:
             raise Error(f"VHDL fields without an SV register: {', '.join(v[0] for v in vleaves.values())}")
+    # the memories' words, by block, memory name and index (same names in both designs)
+    sv_words, vh_words = memory_words(sv, "SV"), memory_words(vh, "VHDL")
+    if set(sv_words) != set(vh_words):
+        diff = sorted(set(sv_words) ^ set(vh_words))
+        raise Error(f"memory words in one design only: {', '.join(diff[:4])}")
+    MEMORY_FIELDS.clear()
+    MEMORY_FIELDS.update(sv_words)
+    for name in sorted(sv_words, key=lambda n: (n.rsplit(".e", 1)[0], int(n.rsplit(".e", 1)[1]))):
+        sbits, vbits = sv_words[name], vh_words[name]
+        if len(sbits) != len(vbits):
+            raise Error(f"memory word {name}: {len(sbits)} bits in the SV, {len(vbits)} in the twin")
+        pairs.append((name, name, sbits, vbits))
+        sv_cov.update(sbits)
+        vh_cov.update(vbits)
     for side, q2d, cov in (("SV", sv_q2d, sv_cov), ("VHDL", vh_q2d, vh_cov)):
         if set(q2d) != cov:
             raise Error(f"{side}: {len(set(q2d) - cov)} flip-flop bits outside the correspondence")
@@ -357,11 +400,17 @@ def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=()):
         ports[f"next:{name}"] = {"direction": "output",
                                  "bits": nxt(bits) if bits is not None else ["0"] * width_of[name]}
     if mode == "reset":
+        # the memories have no reset: both sides read the same contents (docs/formal.md)
+        for name, bits in fields:
+            if name in MEMORY_FIELDS:
+                ports[f"state:{name}"] = {"direction": "input", "bits": list(bits)}
         # both sides get both state sets (unrelated states); each reads its own
         own = "gold" if side == "gold" else "gate"
         for s in ("gold", "gate"):
             for name, bits in fields + [(n, b) for n, b in sv_only]:
                 w = len(bits) if bits is not None else width_of[name]
+                if name in MEMORY_FIELDS:
+                    continue
                 if s == own and bits is not None:
                     ports[f"state_{s}:{name}"] = {"direction": "input", "bits": list(bits)}
                 else:
@@ -405,6 +454,8 @@ def cut_points(m, tag, cutpoints, free_bits):
 
 
 width_of = {}
+# the memory words' field names (memory_words), shared state in the reset obligation
+MEMORY_FIELDS = set()
 
 
 def cutpoints(sv, vh, sv_q2d, vh_q2d, sv_dir):
@@ -606,8 +657,10 @@ def check_width(args, data_bytes):
     lines = [f"{v:<40} <-> {s:<44} {len(b):>3} bits" for v, s, b, _ in pairs]
     lines += [f"{'(SV only, constant 0)':<40}     {n:<44} {len(b):>3} bits" for n, b in sv_only]
     (work / "correspondence.txt").write_text("\n".join(lines) + "\n")
-    res = {"ff_sv": len(sv_q2d), "ff_vhdl": len(vh_q2d), "pairs": len(pairs),
-           "paired_bits": sum(len(b) for _, _, b, _ in pairs),
+    mem = [b for v, _, b, _ in pairs if v in MEMORY_FIELDS]
+    res = {"ff_sv": len(sv_q2d), "ff_vhdl": len(vh_q2d), "pairs": len(pairs) - len(mem),
+           "mem_words": len(mem), "mem_bits": sum(len(b) for b in mem),
+           "paired_bits": sum(len(b) for v, _, b, _ in pairs if v not in MEMORY_FIELDS),
            "sv_only_bits": sum(len(b) for _, b in sv_only)}
     failed = []
     for mode in ("step", "reset"):
@@ -680,6 +733,7 @@ def main():
             print(f"DATA_BYTES={n}: {'PROVEN' if ok else 'FAILED'} in {r['time']:.1f} s "
                   f"({r['cpu']:.1f} s CPU in yosys/ghdl); flip-flop bits SV "
                   f"{r['ff_sv']}, VHDL {r['ff_vhdl']}; {r['pairs']} fields paired ({r['paired_bits']} bits), "
+                  f"{r['mem_words']} memory words paired ({r['mem_bits']} bits), "
                   f"{r['sv_only_bits']} SV-only bits constant 0; x constants as free inputs SV "
                   f"{r['undef_step'].get('sv', 0)}, VHDL {r['undef_step'].get('vhdl', 0)}; $equiv cells step {r['step'][0]} "
                   f"({r['step'][1]} proven, {r['step'][2]} unproven), reset {r['reset'][0]} "

@@ -27,6 +27,10 @@ Two outputs:
   `ext_names` architecture (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd), the field widths from the
   record declarations in dcqcn_pkg.vhd of the sources. Each record's computed width is checked against
   the width of `r` in the synthesised module, so a layout this script gets wrong stops the build.
+  The event trace's storage (spec 4.10) is no record field but a memory of dcqcn_regs, `trace_mem`,
+  which GHDL keeps as `reg [67:0] trace_mem[63:0]` (entry i at index i, the VHDL entry's bits as
+  they are); the st_trace_last_* outputs (spec 7: the most recent entry, 0 while the window is
+  empty) read it at `trace_wptr - 1`, and the injection writes all 64 entries from `in_trace_mem`.
 
 Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src DIR] --out FILE.v
                        [--state FILE.svh] [--inject FILE.svh] [--ghdl GHDL]
@@ -250,14 +254,21 @@ def state_fields(verilog, src, data_bytes):
         lsb, w = offset(recs, ty, path, constraints)
         fields.append((name, f"dut.{inst}.r" if inst else "dut.r", lsb, w))
 
+    memory_seen = set()
     for m in re.finditer(r"^\s*(st_\w+)\s*<=\s*(.*?);", body, re.M):
         st, rhs = m.group(1), m.group(2)
+        if st in MEMORY_OUTPUTS:
+            memory_seen.add(st)
+            continue
         ref = re.search(r"(\w+)((?:\.\w+)+)", rhs)
         if not ref or ref.group(1).lower() not in aliases:
             raise Error(f"{WRAPPER}: {st}: `{rhs}` names no state alias")
         field(st[3:], ref.group(1).lower(), [p.lower() for p in ref.group(2).split(".")[1:]])
     if not fields:
         raise Error(f"{WRAPPER}: no st_* assignments in architecture ext_names")
+    if memory_seen != set(MEMORY_OUTPUTS):
+        raise Error(f"{WRAPPER}: the trace memory outputs {', '.join(sorted(set(MEMORY_OUTPUTS) - memory_seen))} "
+                    "are not assigned in architecture ext_names")
     st_count = len(fields)
     # the registers of spec 7 that the wrapper shows as ports instead (m_axis_*, s_axil_b*/r*)
     for ty, names in OUTPUT_REGISTERS.items():
@@ -276,9 +287,43 @@ OUTPUT_REGISTERS = {
 }
 
 
+# The event trace's storage (spec 4.10): a memory of dcqcn_regs, not a record field; the outputs that
+# show it (spec 7: its most recent entry) with their bits of an entry, and its geometry.
+MEMORY_OUTPUTS = {"st_trace_last_type": (3, 0), "st_trace_last_rc": (35, 4), "st_trace_last_stamp": (67, 36)}
+TRACE_MEM = "trace_mem"
+TRACE_DEPTH = 64
+TRACE_ENTRY_BITS = 68
+
+
+def trace_memory(verilog):
+    """The Verilog path of the trace memory, checked against its declaration in the netlist."""
+    modules = {m.group(1): m.group(2)
+               for m in re.finditer(r"^module\s+(\w+)(.*?)^endmodule", verilog, re.M | re.S)}
+    inst = re.search(r"^\s*(\w+)\s+u_regs\s*\(", modules["dcqcn_rl"], re.M)
+    if not inst:
+        raise Error("instance u_regs not found in synthesised module dcqcn_rl")
+    decl = rf"^\s*reg\s+\[{TRACE_ENTRY_BITS - 1}:0\]\s+{TRACE_MEM}\[{TRACE_DEPTH - 1}:0\]\s*;"
+    if not re.search(decl, modules[inst.group(1)], re.M):
+        raise Error(f"no `reg [{TRACE_ENTRY_BITS - 1}:0] {TRACE_MEM}[{TRACE_DEPTH - 1}:0]` in synthesised "
+                    f"module {inst.group(1)} (how GHDL writes the trace storage changed?)")
+    return f"dut.u_regs.{TRACE_MEM}"
+
+
 def state_assigns(verilog, src, data_bytes):
     st, _ = state_fields(verilog, src, data_bytes)
-    return [f"    assign {'st_' + n:<24} = {path}[{lsb + w - 1}:{lsb}];" for n, path, lsb, w in st]
+    lines = [f"    assign {'st_' + n:<24} = {path}[{lsb + w - 1}:{lsb}];" for n, path, lsb, w in st]
+    where = {n: f"{path}[{lsb + w - 1}:{lsb}]" for n, path, lsb, w in st}
+    for need in ("trace_count", "trace_wptr"):
+        if need not in where:
+            raise Error(f"{WRAPPER}: st_{need} (needed to read the trace memory) is not assigned")
+    mem = trace_memory(verilog)
+    lines.append("    // spec 7: the trace storage through its most recent entry, 0 while the window is empty")
+    lines.append(f"    wire [{TRACE_ENTRY_BITS - 1}:0] vhdl_trace_last = ({where['trace_count']} == 7'd0) ? "
+                 f"{TRACE_ENTRY_BITS}'d0")
+    lines.append(f"        : {mem}[{where['trace_wptr']} - 6'd1];")
+    for st_name, (hi, lo) in MEMORY_OUTPUTS.items():
+        lines.append(f"    assign {st_name:<24} = vhdl_trace_last[{hi}:{lo}];")
+    return lines
 
 
 def inject_assigns(verilog, src, data_bytes):
@@ -305,6 +350,10 @@ def inject_assigns(verilog, src, data_bytes):
         flops[path] = path[: -len("r")] + q.group(1)
     lines = ["    always @(posedge inj_clk) begin"]
     lines += [f"        {flops[path]}[{lsb + w - 1}:{lsb}] <= in_{n};" for n, path, lsb, w in fields]
+    # the trace storage: entry i from in_trace_mem[68i+67:68i]
+    lines.append(f"        for (int i = 0; i < {TRACE_DEPTH}; i++) begin")
+    lines.append(f"            {trace_memory(verilog)}[i] <= in_trace_mem[{TRACE_ENTRY_BITS}*i +: {TRACE_ENTRY_BITS}];")
+    lines.append("        end")
     lines.append("    end")
     return lines
 

@@ -57,6 +57,14 @@ package dcqcn_pkg is
   constant ADDR_RATE_RULES     : natural := 16#158#; -- alpha_init, min_dec_fac, hai_mult
   constant ADDR_CONTROL        : natural := 16#15C#; -- scheme, gate_mask
   constant ADDR_FW_RATE        : natural := 16#160#;
+  constant ADDR_TRACE_CTRL     : natural := 16#170#; -- trace_en, trace_wrap, trace_clear
+  constant ADDR_TRACE_STATUS   : natural := 16#174#; -- RO count, wptr, lost
+  constant ADDR_TRACE_COUNTS   : natural := 16#178#; -- RO n_dec, n_byte, n_timer
+  constant ADDR_TRACE_TIME     : natural := 16#17C#; -- RO
+  constant ADDR_TRACE_SEL      : natural := 16#180#;
+  constant ADDR_TRACE_ENTRY    : natural := 16#184#; -- RO entry_valid, both, type
+  constant ADDR_TRACE_RC       : natural := 16#188#; -- RO
+  constant ADDR_TRACE_STAMP    : natural := 16#18C#; -- RO
 
   -- spec 6.1: AXI4-Lite responses
   constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";
@@ -116,6 +124,27 @@ package dcqcn_pkg is
     gate_mask : std_logic;            -- [8]
   end record ControlWordType;
 
+  -- 0x170; [7:2] and [31:9] read 0 (spec 4.10)
+  type TraceCtrlWordType is record
+    trace_en    : std_logic; -- [0]
+    trace_wrap  : std_logic; -- [1]
+    trace_clear : std_logic; -- [8] write-only, reads 0
+  end record TraceCtrlWordType;
+
+  -- 0x174; [7], [15:14] and [31:17] read 0
+  type TraceStatusWordType is record
+    count : unsigned(6 downto 0); -- [6:0]
+    wptr  : unsigned(5 downto 0); -- [13:8]
+    lost  : std_logic;            -- [16]
+  end record TraceStatusWordType;
+
+  -- 0x178; [31:30] read 0
+  type TraceCountsWordType is record
+    n_dec   : unsigned(9 downto 0); -- [9:0]
+    n_byte  : unsigned(9 downto 0); -- [19:10]
+    n_timer : unsigned(9 downto 0); -- [29:20]
+  end record TraceCountsWordType;
+
   function to_word (w : ConfigWordType) return word32_t;
   function to_word (w : IntervalsWordType) return word32_t;
   function to_word (w : AlphaCnpWordType) return word32_t;
@@ -123,6 +152,9 @@ package dcqcn_pkg is
   function to_word (w : StatusWordType) return word32_t;
   function to_word (w : RateRulesWordType) return word32_t;
   function to_word (w : ControlWordType) return word32_t;
+  function to_word (w : TraceCtrlWordType) return word32_t;
+  function to_word (w : TraceStatusWordType) return word32_t;
+  function to_word (w : TraceCountsWordType) return word32_t;
 
   function to_config_word (v : word32_t) return ConfigWordType;
   function to_intervals_word (v : word32_t) return IntervalsWordType;
@@ -130,6 +162,7 @@ package dcqcn_pkg is
   function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType;
   function to_rate_rules_word (v : word32_t) return RateRulesWordType;
   function to_control_word (v : word32_t) return ControlWordType;
+  function to_trace_ctrl_word (v : word32_t) return TraceCtrlWordType;
 
   -----------------------------------------------------------------------------------------------
   -- State records, one per block (spec 7); the reset values are each architecture's REG_INIT_C
@@ -207,6 +240,15 @@ package dcqcn_pkg is
     fw_rate         : unsigned(31 downto 0);
   end record CfgType;
 
+  -- dcqcn_regs: the event trace's configuration (spec 4.10). A record of its own, not more fields
+  -- of CfgType: with them there, GHDL 2.0's synthesis at DATA_BYTES = 64 lost min_dec_fac from the
+  -- read of 0x158 (it read 0; 8 and 32 bytes were right; the lockstep's regmap test found it)
+  type TraceCfgType is record
+    trace_en   : std_logic;
+    trace_wrap : std_logic;
+    trace_sel  : unsigned(5 downto 0);
+  end record TraceCfgType;
+
   -- dcqcn_regs: statistics counters (spec 6.2)
   type CntType is record
     cnp_cnt16     : unsigned(15 downto 0);
@@ -222,15 +264,36 @@ package dcqcn_pkg is
     bytes_hi      : unsigned(31 downto 0);
   end record CntType;
 
+  -- dcqcn_regs: the event trace's registers (spec 4.10), all cleared together by trace_clear
+  type TraceType is record
+    count   : unsigned(6 downto 0);  -- entries in the window (64 and above: full)
+    wptr    : unsigned(5 downto 0);  -- where the next entry is written
+    lost    : std_logic;
+    time    : unsigned(31 downto 0); -- armed cycles since the clear, saturating
+    n_dec   : unsigned(9 downto 0);  -- saturating at 1023
+    n_byte  : unsigned(9 downto 0);
+    n_timer : unsigned(9 downto 0);
+  end record TraceType;
+
+  -- dcqcn_regs: the event trace's storage (spec 4.10), a separate signal of no reset (distributed
+  -- RAM); an entry is type [2:0], both [3], rc [35:4], stamp [67:36]
+  constant TRACE_DEPTH_C : natural := 64;
+
+  subtype trace_entry_t is std_logic_vector(67 downto 0);
+
+  type TraceMemType is array (0 to TRACE_DEPTH_C - 1) of trace_entry_t;
+
   -- dcqcn_regs (spec 6)
   type RegsRegType is record
-    bvalid : std_logic;
-    bresp  : std_logic_vector(1 downto 0);
-    rvalid : std_logic;
-    rdata  : word32_t;
-    rresp  : std_logic_vector(1 downto 0);
-    cfg    : CfgType;
-    cnt    : CntType;
+    bvalid    : std_logic;
+    bresp     : std_logic_vector(1 downto 0);
+    rvalid    : std_logic;
+    rdata     : word32_t;
+    rresp     : std_logic_vector(1 downto 0);
+    cfg       : CfgType;
+    cnt       : CntType;
+    trace_cfg : TraceCfgType;
+    trace     : TraceType;
   end record RegsRegType;
 
   -----------------------------------------------------------------------------------------------
@@ -369,6 +432,33 @@ package body dcqcn_pkg is
     return v;
   end function to_word;
 
+  function to_word (w : TraceCtrlWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(0) := w.trace_en;
+    v(1) := w.trace_wrap;
+    v(8) := w.trace_clear;
+    return v;
+  end function to_word;
+
+  function to_word (w : TraceStatusWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(6 downto 0)  := std_logic_vector(w.count);
+    v(13 downto 8) := std_logic_vector(w.wptr);
+    v(16)          := w.lost;
+    return v;
+  end function to_word;
+
+  function to_word (w : TraceCountsWordType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(9 downto 0)   := std_logic_vector(w.n_dec);
+    v(19 downto 10) := std_logic_vector(w.n_byte);
+    v(29 downto 20) := std_logic_vector(w.n_timer);
+    return v;
+  end function to_word;
+
   function to_config_word (v : word32_t) return ConfigWordType is
     variable w : ConfigWordType;
   begin
@@ -421,6 +511,15 @@ package body dcqcn_pkg is
     w.gate_mask := v(8);
     return w;
   end function to_control_word;
+
+  function to_trace_ctrl_word (v : word32_t) return TraceCtrlWordType is
+    variable w : TraceCtrlWordType;
+  begin
+    w.trace_en    := v(0);
+    w.trace_wrap  := v(1);
+    w.trace_clear := v(8);
+    return w;
+  end function to_trace_ctrl_word;
 
   function dcqcn_check_params (
     unit        : string;

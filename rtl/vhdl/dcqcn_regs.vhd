@@ -61,6 +61,8 @@ entity dcqcn_regs is
     byte_fire           : in    std_logic;
     stall               : in    std_logic;
     bytes_in            : in    unsigned(6 downto 0);
+    -- Rc after this cycle's edge (the trace entry's rate, spec 4.10)
+    rc_next             : in    unsigned(31 downto 0);
     -- Configuration registers (spec 6.2)
     cfg_alpha_g         : out   unsigned(9 downto 0);
     cfg_dec_gain        : out   unsigned(3 downto 0);
@@ -123,6 +125,11 @@ architecture rtl of dcqcn_regs is
     gate_mask       => '0',
     fw_rate         => (others => '0'));
 
+  constant TRACE_CFG_INIT_C : TraceCfgType := (
+    trace_en   => '0',
+    trace_wrap => '0',
+    trace_sel  => (others => '0'));
+
   constant CNT_INIT_C : CntType := (
     cnp_cnt16     => (others => '0'),
     cnt_cnp       => (others => '0'),
@@ -136,14 +143,25 @@ architecture rtl of dcqcn_regs is
     cnt_bytes     => (others => '0'),
     bytes_hi      => (others => '0'));
 
+  constant TRACE_INIT_C : TraceType := (
+    count   => (others => '0'),
+    wptr    => (others => '0'),
+    lost    => '0',
+    time    => (others => '0'),
+    n_dec   => (others => '0'),
+    n_byte  => (others => '0'),
+    n_timer => (others => '0'));
+
   constant REG_INIT_C : RegsRegType := (
-    bvalid => '0',
-    bresp  => RESP_OKAY,
-    rvalid => '0',
-    rdata  => (others => '0'),
-    rresp  => RESP_OKAY,
-    cfg    => CFG_INIT_C,
-    cnt    => CNT_INIT_C);
+    bvalid    => '0',
+    bresp     => RESP_OKAY,
+    rvalid    => '0',
+    rdata     => (others => '0'),
+    rresp     => RESP_OKAY,
+    cfg       => CFG_INIT_C,
+    cnt       => CNT_INIT_C,
+    trace_cfg => TRACE_CFG_INIT_C,
+    trace     => TRACE_INIT_C);
 
   -- spec 6.2: every word of the register map lies in 0x000-0x1FF, word indices 0-127: the read
   -- mux is a table indexed by addr[8:2] (unmapped entries 0), addr[11:9] /= 0 is unmapped. A
@@ -189,7 +207,15 @@ architecture rtl of dcqcn_regs is
     ADDR_RATE_FIRST_CNP,
     ADDR_RATE_RULES,
     ADDR_CONTROL,
-    ADDR_FW_RATE);
+    ADDR_FW_RATE,
+    ADDR_TRACE_CTRL,
+    ADDR_TRACE_STATUS,
+    ADDR_TRACE_COUNTS,
+    ADDR_TRACE_TIME,
+    ADDR_TRACE_SEL,
+    ADDR_TRACE_ENTRY,
+    ADDR_TRACE_RC,
+    ADDR_TRACE_STAMP);
 
   -- '1' at the word index of each byte address in addrs
   function word_map (addrs : integer_vector) return std_logic_vector is
@@ -203,8 +229,25 @@ architecture rtl of dcqcn_regs is
 
   constant READ_MAP_C : std_logic_vector(0 to READ_WORDS_C - 1) := word_map(READ_ADDRS_C);
 
+  -- spec 4.10: saturating increment of a trace count
+  function sat_inc (x : unsigned) return unsigned is
+  begin
+    if (x = (x'range => '1')) then
+      return x;
+    end if;
+    return x + 1;
+  end function sat_inc;
+
   signal r   : RegsRegType := REG_INIT_C;
   signal rin : RegsRegType;
+
+  -- spec 4.10: the trace storage, one write port at r.trace.wptr and one asynchronous read port at
+  -- trace_phys, no reset and no initial value (distributed RAM, not flip-flops)
+  signal trace_mem   : TraceMemType;
+  signal trace_we    : std_logic;
+  signal trace_wdata : trace_entry_t;
+  signal trace_phys  : unsigned(5 downto 0);
+  signal trace_rd    : trace_entry_t;
 
 begin
 
@@ -224,6 +267,14 @@ begin
     variable rmapped       : std_logic;
     variable cnp_cnt_clear : std_logic;
     variable cnt_clear     : std_logic;
+    variable trace_clear   : std_logic;
+    variable trace_ev      : std_logic;
+    variable trace_full    : std_logic;
+    variable trace_rec     : std_logic;
+    variable trace_kind    : std_logic_vector(2 downto 0);
+    variable trace_both    : std_logic;
+    variable sel_valid     : std_logic;
+    variable trace_sel_rd  : trace_entry_t;
   begin
     v := r;
 
@@ -263,6 +314,8 @@ begin
                      to_alpha_cnp_word(s_axil_wdata).cnp_cnt_clear;
     cnt_clear     := wr_en and to_sl(wr_word = word_index(ADDR_EXT_CTRL)) and s_axil_wstrb(1) and
                      to_ext_ctrl_word(s_axil_wdata).cnt_clear;
+    trace_clear   := wr_en and to_sl(wr_word = word_index(ADDR_TRACE_CTRL)) and s_axil_wstrb(1) and
+                     to_trace_ctrl_word(s_axil_wdata).trace_clear;
 
     -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect.
     -- The writable words are mutually exclusive: one `if` each (no case, see READ_WORDS_C).
@@ -345,6 +398,20 @@ begin
         wresp         := RESP_OKAY;
         v.cfg.fw_rate := lane_merge(r.cfg.fw_rate, s_axil_wdata, s_axil_wstrb);
       end if;
+      if (wr_word = word_index(ADDR_TRACE_CTRL)) then
+        -- trace_clear (lane 1) acts above
+        wresp := RESP_OKAY;
+        if (s_axil_wstrb(0) = '1') then
+          v.trace_cfg.trace_en   := to_trace_ctrl_word(s_axil_wdata).trace_en;
+          v.trace_cfg.trace_wrap := to_trace_ctrl_word(s_axil_wdata).trace_wrap;
+        end if;
+      end if;
+      if (wr_word = word_index(ADDR_TRACE_SEL)) then
+        wresp := RESP_OKAY;
+        if (s_axil_wstrb(0) = '1') then
+          v.trace_cfg.trace_sel := unsigned(s_axil_wdata(5 downto 0));
+        end if;
+      end if;
     end if;
 
     -- spec 6.1: write response
@@ -357,6 +424,15 @@ begin
     -- is evaluated in a read cycle only, as in the SV (the same logic: its result is used only
     -- there)
     v.rvalid := rd_en or (r.rvalid and not s_axil_rready);
+
+    -- spec 4.10: the selected entry (trace_sel = k, the k-th oldest) and whether it exists
+    sel_valid := to_sl(resize(r.trace_cfg.trace_sel, 7) < r.trace.count);
+    if (sel_valid = '1') then
+      trace_sel_rd := trace_rd;
+    else
+      trace_sel_rd := (others => '0');
+    end if;
+
     if (rd_en = '1') then
       -- spec 6.2: the readable words; unmapped reads return 0 with DECERR
       rtab                          := (others => (others => '0'));
@@ -415,6 +491,28 @@ begin
         scheme    => r.cfg.scheme,
         gate_mask => r.cfg.gate_mask));
       rtab(ADDR_FW_RATE / 4)        := std_logic_vector(r.cfg.fw_rate);
+      rtab(ADDR_TRACE_CTRL / 4)     := to_word(TraceCtrlWordType'(
+        trace_en    => r.trace_cfg.trace_en,
+        trace_wrap  => r.trace_cfg.trace_wrap,
+        trace_clear => '0'));
+      rtab(ADDR_TRACE_STATUS / 4)   := to_word(TraceStatusWordType'(
+        count => r.trace.count,
+        wptr  => r.trace.wptr,
+        lost  => r.trace.lost));
+      rtab(ADDR_TRACE_COUNTS / 4)   := to_word(TraceCountsWordType'(
+        n_dec   => r.trace.n_dec,
+        n_byte  => r.trace.n_byte,
+        n_timer => r.trace.n_timer));
+      rtab(ADDR_TRACE_TIME / 4)     := std_logic_vector(r.trace.time);
+      rtab(ADDR_TRACE_SEL / 4)      := std_logic_vector(resize(r.trace_cfg.trace_sel, 32));
+      rtab(ADDR_TRACE_ENTRY / 4)    :=
+      (
+        31 downto 9 => '0'
+      ) & sel_valid & "0000" &
+        trace_sel_rd(3 downto 0
+                    );
+      rtab(ADDR_TRACE_RC / 4)       := trace_sel_rd(35 downto 4);
+      rtab(ADDR_TRACE_STAMP / 4)    := trace_sel_rd(67 downto 36);
 
       if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
         rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
@@ -482,11 +580,52 @@ begin
       v.cnt.bytes_hi      := (others => '0');
     end if;
 
+    -- spec 4.10: the event trace, on the configuration of the cycle (r); a clear wins. The entry:
+    -- type 0b000 for a decrease; for an increase bit 2 timer_fire, bits [1:0] the phase (0b01
+    -- fast recovery, 0b10 hyper, 0b11 additive), both = timer_fire and byte_fire
+    trace_ev   := r.trace_cfg.trace_en and (dec_fire or inc_event);
+    trace_full := r.trace.count(6);
+    trace_rec  := not rst and trace_ev and not trace_clear and (not trace_full or r.trace_cfg.trace_wrap);
+    trace_kind := "000";
+    trace_both := '0';
+    if (dec_fire = '0') then
+      trace_kind := timer_fire & (phase_ai or phase_hai) & (phase_fr or phase_ai);
+      trace_both := timer_fire and byte_fire;
+    end if;
+    if (trace_clear = '1') then
+      v.trace := TRACE_INIT_C;
+    elsif (r.trace_cfg.trace_en = '1') then
+      if (trace_rec = '1') then
+        v.trace.wptr := r.trace.wptr + 1;
+        if (trace_full = '1') then
+          v.trace.count := to_unsigned(TRACE_DEPTH_C, 7);
+        else
+          v.trace.count := r.trace.count + 1;
+        end if;
+      end if;
+      v.trace.lost := r.trace.lost or (trace_ev and trace_full);
+      if (trace_ev = '1' and dec_fire = '1') then
+        v.trace.n_dec := sat_inc(r.trace.n_dec);
+      end if;
+      if (trace_ev = '1' and inc_event = '1' and byte_fire = '1') then
+        v.trace.n_byte := sat_inc(r.trace.n_byte);
+      end if;
+      if (trace_ev = '1' and inc_event = '1' and timer_fire = '1') then
+        v.trace.n_timer := sat_inc(r.trace.n_timer);
+      end if;
+      v.trace.time := sat_inc(r.trace.time);
+    end if;
+
     if (rst = '1') then
       v := REG_INIT_C;
     end if;
 
     rin <= v;
+
+    -- the storage's write port (no write in a reset cycle)
+    trace_we    <= trace_rec;
+    trace_wdata <= std_logic_vector(r.trace.time) & std_logic_vector(rc_next) & trace_both &
+                   trace_kind;
 
     s_axil_awready <= wr_en;
     s_axil_wready  <= wr_en;
@@ -529,9 +668,24 @@ begin
     end if;
   end process seq;
 
+  -- spec 4.10: the trace storage; read at phys = full ? (trace_wptr + k) mod 64 : k
+  trace_phys <= r.trace.wptr + r.trace_cfg.trace_sel when r.trace.count(6) = '1' else
+                r.trace_cfg.trace_sel;
+  trace_rd   <= trace_mem(to_integer(trace_phys));
+
+  mem : process (clk) is
+  begin
+    if rising_edge(clk) then
+      if (trace_we = '1') then
+        trace_mem(to_integer(r.trace.wptr)) <= trace_wdata;
+      end if;
+    end if;
+  end process mem;
+
   -- pragma translate_off
   -- simulation only: the state record for simulators without external names (dcqcn_tap_pkg)
-  tap_regs <= r;
+  tap_regs      <= r;
+  tap_trace_mem <= trace_mem;
   -- pragma translate_on
 
 end architecture rtl;

@@ -100,6 +100,9 @@ architecture rtl of dcqcn_rl is
   signal rc_inc : unsigned(31 downto 0);
   signal rt_inc : unsigned(31 downto 0);
 
+  -- Rc after this cycle's edge (spec 4.10: the trace entry's rate)
+  signal rc_next : unsigned(31 downto 0);
+
   -- State of the sub-blocks
   signal alpha         : unsigned(9 downto 0);
   signal alpha_pending : std_logic;
@@ -316,6 +319,7 @@ begin
       byte_fire           => byte_fire,
       stall               => stall,
       bytes_in            => bytes_in,
+      rc_next             => rc_next,
       cfg_alpha_g         => cfg_alpha_g,
       cfg_dec_gain        => cfg_dec_gain,
       cfg_stage_threshold => cfg_stage_threshold,
@@ -363,6 +367,9 @@ begin
       v.rc := rc_inc;
       v.rt := rt_inc;
     end if;
+
+    -- spec 4.10: Rc after this edge, reset aside (the trace entry's rate)
+    rc_next <= v.rc;
 
     if (rst = '1') then
       v := REG_INIT_C;

@@ -30,5 +30,6 @@ package dcqcn_tap_pkg is
   signal tap_rate_inc    : RateIncRegType;
   signal tap_credit_gate : CreditTapType;
   signal tap_regs        : RegsRegType;
+  signal tap_trace_mem   : TraceMemType;
 
 end package dcqcn_tap_pkg;

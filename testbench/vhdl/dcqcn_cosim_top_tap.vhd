@@ -5,12 +5,15 @@
 
 library ieee;
   use ieee.std_logic_1164.all;
+  use ieee.numeric_std.all;
 
 library work;
   use work.dcqcn_pkg.all;
   use work.dcqcn_tap_pkg.all;
 
 architecture tap of dcqcn_cosim_top is
+
+  signal trace_last : trace_entry_t;
 
 begin
 
@@ -105,5 +108,21 @@ begin
   st_cfg_scheme          <= std_logic_vector(tap_regs.cfg.scheme);
   st_cfg_gate_mask       <= tap_regs.cfg.gate_mask;
   st_cfg_fw_rate         <= std_logic_vector(tap_regs.cfg.fw_rate);
+  st_cfg_trace_en        <= tap_regs.trace_cfg.trace_en;
+  st_cfg_trace_wrap      <= tap_regs.trace_cfg.trace_wrap;
+  st_cfg_trace_sel       <= std_logic_vector(tap_regs.trace_cfg.trace_sel);
+  st_trace_count         <= std_logic_vector(tap_regs.trace.count);
+  st_trace_wptr          <= std_logic_vector(tap_regs.trace.wptr);
+  st_trace_lost          <= tap_regs.trace.lost;
+  st_trace_time          <= std_logic_vector(tap_regs.trace.time);
+  st_trace_n_dec         <= std_logic_vector(tap_regs.trace.n_dec);
+  st_trace_n_byte        <= std_logic_vector(tap_regs.trace.n_byte);
+  st_trace_n_timer       <= std_logic_vector(tap_regs.trace.n_timer);
+  -- spec 7: the most recent entry, 0 while the window is empty
+  trace_last          <= (others => '0') when tap_regs.trace.count = 0 else
+                         tap_trace_mem(to_integer(tap_regs.trace.wptr - 1));
+  st_trace_last_type  <= trace_last(3 downto 0);
+  st_trace_last_rc    <= trace_last(35 downto 4);
+  st_trace_last_stamp <= trace_last(67 downto 36);
 
 end architecture tap;

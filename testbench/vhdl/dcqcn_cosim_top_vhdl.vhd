@@ -15,6 +15,7 @@
 
 library ieee;
   use ieee.std_logic_1164.all;
+  use ieee.numeric_std.all;
 
 library work;
   use work.dcqcn_pkg.all;
@@ -121,7 +122,22 @@ entity dcqcn_cosim_top is
     st_cfg_hai_mult        : out   std_logic;
     st_cfg_scheme          : out   std_logic_vector(1 downto 0);
     st_cfg_gate_mask       : out   std_logic;
-    st_cfg_fw_rate         : out   std_logic_vector(31 downto 0)
+    st_cfg_fw_rate         : out   std_logic_vector(31 downto 0);
+    -- spec 7, regs: the event trace (0x170-0x18C, spec 4.10); trace_mem through its most recent
+    -- entry (trace_mem[trace_wptr - 1] when trace_count /= 0, else 0)
+    st_cfg_trace_en        : out   std_logic;
+    st_cfg_trace_wrap      : out   std_logic;
+    st_cfg_trace_sel       : out   std_logic_vector(5 downto 0);
+    st_trace_count         : out   std_logic_vector(6 downto 0);
+    st_trace_wptr          : out   std_logic_vector(5 downto 0);
+    st_trace_lost          : out   std_logic;
+    st_trace_time          : out   std_logic_vector(31 downto 0);
+    st_trace_n_dec         : out   std_logic_vector(9 downto 0);
+    st_trace_n_byte        : out   std_logic_vector(9 downto 0);
+    st_trace_n_timer       : out   std_logic_vector(9 downto 0);
+    st_trace_last_type     : out   std_logic_vector(3 downto 0);
+    st_trace_last_rc       : out   std_logic_vector(31 downto 0);
+    st_trace_last_stamp    : out   std_logic_vector(31 downto 0)
   );
 end entity dcqcn_cosim_top;
 
@@ -179,6 +195,9 @@ begin
     alias credit_gate_r is << signal ^.dut.u_credit_gate.r : CreditGateRegType(
       m_data(8 * DATA_BYTES - 1 downto 0), m_keep(DATA_BYTES - 1 downto 0)) >>;
     alias regs_r        is << signal ^.dut.u_regs.r : RegsRegType >>;
+    alias trace_mem_r   is << signal ^.dut.u_regs.trace_mem : TraceMemType >>;
+
+    signal trace_last : trace_entry_t;
 
   begin
 
@@ -233,6 +252,22 @@ begin
     st_cfg_scheme          <= std_logic_vector(regs_r.cfg.scheme);
     st_cfg_gate_mask       <= regs_r.cfg.gate_mask;
     st_cfg_fw_rate         <= std_logic_vector(regs_r.cfg.fw_rate);
+    st_cfg_trace_en        <= regs_r.trace_cfg.trace_en;
+    st_cfg_trace_wrap      <= regs_r.trace_cfg.trace_wrap;
+    st_cfg_trace_sel       <= std_logic_vector(regs_r.trace_cfg.trace_sel);
+    st_trace_count         <= std_logic_vector(regs_r.trace.count);
+    st_trace_wptr          <= std_logic_vector(regs_r.trace.wptr);
+    st_trace_lost          <= regs_r.trace.lost;
+    st_trace_time          <= std_logic_vector(regs_r.trace.time);
+    st_trace_n_dec         <= std_logic_vector(regs_r.trace.n_dec);
+    st_trace_n_byte        <= std_logic_vector(regs_r.trace.n_byte);
+    st_trace_n_timer       <= std_logic_vector(regs_r.trace.n_timer);
+    -- spec 7: the most recent entry, 0 while the window is empty
+    trace_last          <= (others => '0') when regs_r.trace.count = 0 else
+                           trace_mem_r(to_integer(regs_r.trace.wptr - 1));
+    st_trace_last_type  <= trace_last(3 downto 0);
+    st_trace_last_rc    <= trace_last(35 downto 4);
+    st_trace_last_stamp <= trace_last(67 downto 36);
 
   end block b_state;
 
