@@ -141,6 +141,8 @@ formal-negative: deps
 	  --mutant verilator/mutants/gate-strict.toml --expect-differ s_axis_tready
 	python3 scripts/formal.py --data-bytes 8 --work target/formal/neg-vhdl-cnt-stall-no-reset --expect-fail \
 	  --mutant verilator/mutants/vhdl-cnt-stall-no-reset.toml --expect-differ next:u_regs.r.cnt.cnt_stall
+	python3 scripts/formal.py --data-bytes 8 --work target/formal/neg-vhdl-trace-window-63 --expect-fail \
+	  --mutant verilator/mutants/vhdl-trace-window-63.toml --expect-differ next:u_regs.r.trace.count
 
 # make mutants: MUTANTS generated mutants (a sample stratified by block and category, seed
 # MUTANT_SAMPLE_SEED), each built at the rate sets MUTANT_RATES and fuzzed for up to MUTANT_SECONDS

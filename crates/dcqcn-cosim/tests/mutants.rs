@@ -234,8 +234,8 @@ fn missing_reset_in_the_vhdl_twin_is_caught_at_the_first_reset_after_a_stall() {
 
 /// spec 4.10: with the trace armed and `trace_wrap` = 0 the window keeps the first 64 events; a
 /// window that counts as full at 63 drops the 64th, so `trace_count` stays at 63 in the cycle the
-/// model records it. The VHDL twin's copy of this defect (`vhdl-trace-window-63.toml`) comes with
-/// the twin's trace; until then only the SystemVerilog one is checked.
+/// model records it. Checked on the SystemVerilog mutant and on the VHDL twin's copy
+/// (`vhdl-trace-window-63.toml`).
 #[test]
 fn short_trace_window_is_caught_at_the_64th_event() {
     let armed = |variant: &str, cycles: u64| {
@@ -245,37 +245,42 @@ fn short_trace_window_is_caught_at_the_64th_event() {
         r.replay = format!("{} (trace armed, first 64 events kept)", r.replay);
         r
     };
-    let variant = "mut_trace_window_63";
-    let pred: Pred = |s, i, e| {
-        !i.rst
-            && s.regs.cfg.trace_en
-            && !s.regs.cfg.trace_wrap
-            && s.regs.trace.count == 63
-            && (e.dec_fire || e.inc.is_some())
-    };
-    let expected = first_cycle(&armed(variant, 2_000_000), pred);
-    let run = armed(variant, expected + 1_000);
-    let m = lockstep::run(&run, None)
-        .unwrap()
-        .mismatch
-        .unwrap_or_else(|| panic!("{variant}: no mismatch reported"));
-    assert_eq!(m.cycle, expected, "{variant}\n{}", m.report());
-    let fields: Vec<&str> = m.fields.iter().map(|f| f.field).collect();
-    assert!(
-        fields.contains(&"trace_count") && fields.contains(&"trace_lost"),
-        "{variant}: fields {fields:?}"
-    );
-    // the same run on the correct RTL passes
-    let good = RunSpec {
-        variant: "w8".into(),
-        ..run
-    };
-    let o = lockstep::run(&good, None).unwrap();
-    assert!(
-        o.mismatch.is_none(),
-        "w8: {:?}",
-        o.mismatch.map(|m| m.report())
-    );
+    for (variant, good) in [
+        ("mut_trace_window_63", "w8"),
+        ("mut_vhdl_trace_window_63", "vhdl-w8"),
+    ] {
+        let pred: Pred = |s, i, e| {
+            !i.rst
+                && s.regs.cfg.trace_en
+                && !s.regs.cfg.trace_wrap
+                && s.regs.trace.count == 63
+                && (e.dec_fire || e.inc.is_some())
+        };
+        let expected = first_cycle(&armed(variant, 2_000_000), pred);
+        let run = armed(variant, expected + 1_000);
+        let m = lockstep::run(&run, None)
+            .unwrap()
+            .mismatch
+            .unwrap_or_else(|| panic!("{variant}: no mismatch reported"));
+        assert_eq!(m.cycle, expected, "{variant}\n{}", m.report());
+        let fields: Vec<&str> = m.fields.iter().map(|f| f.field).collect();
+        assert!(
+            fields.contains(&"trace_count") && fields.contains(&"trace_lost"),
+            "{variant}: fields {fields:?}"
+        );
+        // the same run on the correct RTL passes
+        let good = RunSpec {
+            variant: good.into(),
+            ..run
+        };
+        let o = lockstep::run(&good, None).unwrap();
+        assert!(
+            o.mismatch.is_none(),
+            "{}: {:?}",
+            good.variant,
+            o.mismatch.map(|m| m.report())
+        );
+    }
 }
 
 #[test]
@@ -305,6 +310,7 @@ fn every_mutant_has_a_test() {
         "mut_ungated_bypass_only",
         "mut_vhdl_ungated_bypass_only",
         "mut_trace_window_63",
+        "mut_vhdl_trace_window_63",
     ];
     let mut c = compiled.clone();
     c.sort();
