@@ -45,7 +45,9 @@ signals that differ), 1 otherwise, 2 on bad input.
 """
 
 import argparse
+import concurrent.futures
 import json
+import os
 import re
 import resource
 import shutil
@@ -715,6 +717,8 @@ def main():
                     help="with --expect-fail: this port (e.g. s_axis_tready, next:u_regs.r.cnt.cnt_stall) "
                          "must be among the unproven ones")
     ap.add_argument("--work", type=Path, default=ROOT / "target" / "formal")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="widths proven at once, one process each (default: one per core)")
     args = ap.parse_args()
     try:
         for n in args.data_bytes:
@@ -726,8 +730,14 @@ def main():
             print(f"formal: mutant {args.mutant.name} ({desc}) applied to a copy in {args.sv_dir}")
         any_fail = False
         differ = set()
-        for n in args.data_bytes:
-            r = check_width(args, n)
+        if args.jobs < 1:
+            raise Error(f"--jobs {args.jobs}: at least 1")
+        # Each width in a process of its own (its CPU figure is its own children's); the results
+        # print in the order of --data-bytes.
+        workers = min(args.jobs, len(args.data_bytes))
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(check_width, [args] * len(args.data_bytes), args.data_bytes))
+        for n, r in zip(args.data_bytes, results):
             ok = not r["failed"]
             any_fail |= not ok
             print(f"DATA_BYTES={n}: {'PROVEN' if ok else 'FAILED'} in {r['time']:.1f} s "

@@ -641,7 +641,7 @@ fn sim(
         let cfg = &mut spec.stimulus.config;
         cfg.trace_en = true;
         cfg.trace_wrap = matches!(mode, TraceMode::Wrap);
-        return sim_trace(&sc.name, &spec, w, out.is_none());
+        return sim_trace(sc.name, &spec, w, out.is_none());
     }
     let mut io_err = None;
     let _ = writeln!(
