@@ -2,25 +2,13 @@
 //! point and the stream, and what survives a switch at run time. The configuration is changed
 //! with `set_config`, which acts like a register write (from the next cycle on, spec 4.0).
 
-use dcqcn_model::{AxisIn, Config, Inputs, Params, RateLimiter, DATA_WORDS};
+mod common;
+
+use common::saturating;
+use dcqcn_model::{Config, Inputs, Params, RateLimiter};
 
 const P: Params = Params::DEFAULT;
 const L: u32 = 1_250_000_000;
-
-/// A saturating source of full 8-byte beats, downstream always ready.
-fn saturating(cnp: bool) -> Inputs {
-    Inputs {
-        cnp,
-        s_axis: AxisIn {
-            tdata: [0; DATA_WORDS],
-            tkeep: 0xFF,
-            tvalid: true,
-            tlast: false,
-        },
-        m_axis_tready: true,
-        ..Inputs::default()
-    }
-}
 
 /// `n` cycles of `i`; returns the beats loaded.
 fn run(m: &mut RateLimiter, i: &Inputs, n: u64) -> u64 {

@@ -2,9 +2,12 @@
 //! events (`RateLimiter::events`) and the Rc after it, stamped with the number of armed cycles
 //! before it. The trace's own code (`regs::Trace`) is not used to compute what is expected.
 
+mod common;
+
+use common::saturating;
 use dcqcn_model::regmap;
 use dcqcn_model::regs::{TraceEntry, TraceKind, TRACE_DEPTH};
-use dcqcn_model::{AxilIn, AxisIn, Config, Inputs, Params, Phase, RateLimiter, DATA_WORDS};
+use dcqcn_model::{AxilIn, Config, Inputs, Params, Phase, RateLimiter};
 
 const P: Params = Params::DEFAULT;
 
@@ -19,20 +22,6 @@ fn busy() -> Config {
         dec_interval: 50,
         alpha_interval: 30,
         ..Config::reset(&P)
-    }
-}
-
-fn traffic(cnp: bool) -> Inputs {
-    Inputs {
-        cnp,
-        s_axis: AxisIn {
-            tdata: [0; DATA_WORDS],
-            tkeep: 0xFF,
-            tvalid: true,
-            tlast: false,
-        },
-        m_axis_tready: true,
-        ..Inputs::default()
     }
 }
 
@@ -78,7 +67,7 @@ impl Recorder {
     /// `n` cycles of traffic with a CNP pulse of 3 cycles every `cnp_every` cycles.
     fn run(&mut self, m: &mut RateLimiter, n: u64, cnp_every: u64) {
         for c in 0..n {
-            self.step(m, &traffic(c % cnp_every < 3));
+            self.step(m, &saturating(c % cnp_every < 3));
         }
     }
 }
@@ -165,7 +154,7 @@ fn disarmed_records_nothing_and_keeps_the_window() {
     let before = *m.trace();
     m.set_config(busy());
     for c in 0..3_000 {
-        m.step(&traffic(c % 700 < 3));
+        m.step(&saturating(c % 700 < 3));
     }
     assert!(
         m.state().regs.cnt.cnt_dec > 2,
@@ -176,7 +165,7 @@ fn disarmed_records_nothing_and_keeps_the_window() {
 
 /// One AXI4-Lite write, full strobes; steps until the response is taken. Traffic keeps flowing.
 fn write(m: &mut RateLimiter, rec: &mut Recorder, addr: u16, wdata: u32) {
-    let mut i = traffic(false);
+    let mut i = saturating(false);
     i.axil = AxilIn {
         awaddr: addr,
         awvalid: true,
@@ -187,14 +176,14 @@ fn write(m: &mut RateLimiter, rec: &mut Recorder, addr: u16, wdata: u32) {
         ..AxilIn::default()
     };
     rec.step(m, &i);
-    let mut done = traffic(false);
+    let mut done = saturating(false);
     done.axil.bready = true;
     rec.step(m, &done);
 }
 
 /// One AXI4-Lite read; returns (data, resp).
 fn read(m: &mut RateLimiter, rec: &mut Recorder, addr: u16) -> (u32, u8) {
-    let mut i = traffic(false);
+    let mut i = saturating(false);
     i.axil = AxilIn {
         araddr: addr,
         arvalid: true,
@@ -204,7 +193,7 @@ fn read(m: &mut RateLimiter, rec: &mut Recorder, addr: u16) -> (u32, u8) {
     rec.step(m, &i);
     let s = m.state().regs.axil;
     assert!(s.rvalid);
-    let mut done = traffic(false);
+    let mut done = saturating(false);
     done.axil.rready = true;
     rec.step(m, &done);
     (s.rdata, s.rresp)
@@ -273,7 +262,7 @@ fn clear_wins_over_a_same_cycle_event() {
     // Find the first cycle with an event.
     let mut first = None;
     for c in 0..1_000u64 {
-        probe.step(&traffic(c < 3));
+        probe.step(&saturating(c < 3));
         let e = probe.events();
         if e.dec_fire || e.inc.is_some() {
             first = Some(c);
@@ -283,9 +272,9 @@ fn clear_wins_over_a_same_cycle_event() {
     let first = first.expect("an event in 1,000 cycles");
     let mut m = armed(cfg, false);
     for c in 0..first {
-        m.step(&traffic(c < 3));
+        m.step(&saturating(c < 3));
     }
-    let mut i = traffic(first < 3);
+    let mut i = saturating(first < 3);
     i.axil = AxilIn {
         awaddr: regmap::TRACE_CTRL,
         awvalid: true,
@@ -316,7 +305,7 @@ fn time_saturates_and_counts_saturate() {
         t.n_timer = 1023;
     }
     for c in 0..3_000 {
-        m.step(&traffic(c % 700 < 3));
+        m.step(&saturating(c % 700 < 3));
     }
     let t = m.trace();
     assert_eq!(t.time, u32::MAX);
