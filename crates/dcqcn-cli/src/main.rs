@@ -1138,9 +1138,11 @@ mod pool_tests {
     #[test]
     fn a_failing_sink_stops_new_runs_and_returns_its_failure() {
         let started = AtomicUsize::new(0);
+        let mut at_failure = None;
+        let threads = 2;
         let r = pool(
             100,
-            2,
+            threads,
             |_| 0,
             |k| {
                 started.fetch_add(1, Relaxed);
