@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -99,6 +99,12 @@ fuzz-parsers:
 	  $(CARGO) test --release -p dcqcn-harness --test parser_fuzz -p dcqcn-net --test parser_fuzz \
 	  -p dcqcn-cosim --test parser_fuzz -p dcqcn-cli --bin dcqcn
 	sort target/parser-fuzz-tally.txt | uniq -c
+
+# Instructions per cycle of the same harnesses under callgrind (valgrind): the figure that compares
+# two versions of the code on a shared machine, where the wall clock cannot.
+bench-instructions: deps
+	$(CARGO) build --release -q -p dcqcn-cosim --example per_cycle
+	scripts/bench_instructions.sh target/release/examples/per_cycle
 
 bench: deps
 	$(CARGO) bench --workspace --bench speed

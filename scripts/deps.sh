@@ -20,6 +20,8 @@ command -v ghdl-llvm >/dev/null || need+=(ghdl-llvm)
 command -v python3 >/dev/null || need+=(python3)
 command -v gcc >/dev/null || need+=(gcc)
 command -v tclsh >/dev/null || need+=(tcl)
+# make bench-instructions (callgrind)
+command -v valgrind >/dev/null || need+=(valgrind)
 python3 -m pip --version >/dev/null 2>&1 || need+=(python3-pip)
 command -v cargo >/dev/null || { echo "error: cargo (Rust stable) is required: https://rustup.rs" >&2; exit 1; }
 if [ ${#need[@]} -gt 0 ]; then

@@ -241,7 +241,9 @@ fn main() {
         fs::write(&unity, text).unwrap();
         build.file(unity);
         build.include(&mdir);
+        // The root class too: the shim reads the sampled registers from it directly.
         writeln!(headers, "#include \"{prefix}.h\"").unwrap();
+        writeln!(headers, "#include \"{prefix}___024root.h\"").unwrap();
         writeln!(
             registry,
             "DCQCN_VARIANT({prefix}, \"{}\", {}, {}u, {}u, \"{}\")",

@@ -4,7 +4,9 @@
 //! The stimulus is the first `CHUNK` cycles of the paper-table2 scenario, recorded once (inputs per
 //! cycle) and replayed `REPEAT` times by each harness, so stimulus generation is not timed and the
 //! recording stays in cache (a 2 M-cycle recording is ~224 MB and would measure memory bandwidth,
-//! not the model). Each figure is the best of `ROUNDS`.
+//! not the model). The three harnesses run in turn, `ROUNDS` times, and each figure is the best of
+//! its rounds: on a shared machine a burst of load then slows one round of each rather than every
+//! round of one, which would skew the ratio.
 
 use dcqcn_cosim::lockstep::{self, RunSpec};
 use dcqcn_cosim::rtl::{self, Rtl};
@@ -14,19 +16,34 @@ use std::hint::black_box;
 use std::time::Instant;
 
 const CHUNK: u64 = 65_536;
-const REPEAT: u32 = 32;
+const REPEAT: u32 = 16;
 const CYCLES: u64 = CHUNK * REPEAT as u64;
-const ROUNDS: usize = 3;
+const ROUNDS: usize = 9;
 
-fn best<F: FnMut() -> u64>(mut f: F) -> (f64, u64) {
-    let mut best = f64::INFINITY;
-    let mut check = 0;
-    for _ in 0..ROUNDS {
-        let t = Instant::now();
-        check = black_box(f());
-        best = best.min(t.elapsed().as_secs_f64());
+/// The best of the rounds of one harness so far.
+struct Best {
+    seconds: f64,
+    check: u64,
+}
+
+impl Best {
+    fn new() -> Best {
+        Best {
+            seconds: f64::INFINITY,
+            check: 0,
+        }
     }
-    (CYCLES as f64 / best, check)
+
+    /// One more round of `f`.
+    fn round(&mut self, f: impl FnOnce() -> u64) {
+        let t = Instant::now();
+        self.check = black_box(f());
+        self.seconds = self.seconds.min(t.elapsed().as_secs_f64());
+    }
+
+    fn cycles_per_second(&self) -> f64 {
+        CYCLES as f64 / self.seconds
+    }
 }
 
 fn main() {
@@ -49,38 +66,45 @@ fn main() {
         rec.cycles, rec.beats, rec.cnps
     );
 
-    let (model_cps, _) = best(|| {
-        let mut m = RateLimiter::new(spec.params);
-        let mut acc = 0u64;
-        for _ in 0..REPEAT {
-            for i in &inputs {
-                let o = m.step(i);
-                acc = acc.wrapping_add(u64::from(o.s_axis_tready));
-            }
-        }
-        acc ^ u64::from(m.state().rc)
-    });
-
     let ports: Vec<_> = inputs.iter().map(rtl::ports).collect();
-    let (bare_cps, _) = best(|| {
-        let mut r = Rtl::new(&spec.variant).expect("variant");
-        r.run_bare(&ports, REPEAT)
-    });
-
-    let (lock_cps, mismatches) = best(|| {
-        let mut m = RateLimiter::new(spec.params);
-        let mut r = Rtl::new(&spec.variant).expect("variant");
-        let mut bad = 0u64;
-        for _ in 0..REPEAT {
-            for i in &inputs {
-                let o = m.step(i);
-                let ms = m.snapshot(&o);
-                let rs = r.step(i);
-                bad += u64::from(ms != rs);
+    let (mut model, mut bare, mut lock) = (Best::new(), Best::new(), Best::new());
+    for _ in 0..ROUNDS {
+        model.round(|| {
+            let mut m = RateLimiter::new(spec.params);
+            let mut acc = 0u64;
+            for _ in 0..REPEAT {
+                for i in &inputs {
+                    let o = m.step(i);
+                    acc = acc.wrapping_add(u64::from(o.s_axis_tready));
+                }
             }
-        }
-        bad
-    });
+            acc ^ u64::from(m.state().rc)
+        });
+        bare.round(|| {
+            let mut r = Rtl::new(&spec.variant).expect("variant");
+            r.run_bare(&ports, REPEAT)
+        });
+        lock.round(|| {
+            let mut m = RateLimiter::new(spec.params);
+            let mut r = Rtl::new(&spec.variant).expect("variant");
+            let mut bad = 0u64;
+            for _ in 0..REPEAT {
+                for i in &inputs {
+                    let o = m.step(i);
+                    let ms = m.snapshot(&o);
+                    r.cycle(i);
+                    bad += u64::from(!r.matches(&ms));
+                }
+            }
+            bad
+        });
+    }
+    let (model_cps, bare_cps, lock_cps) = (
+        model.cycles_per_second(),
+        bare.cycles_per_second(),
+        lock.cycles_per_second(),
+    );
+    let mismatches = lock.check;
 
     println!("{:<34} {:>14} {:>10}", "harness", "cycles/s", "ratio");
     println!(

@@ -6,6 +6,7 @@
 #include "dcqcn-cosim/src/ffi.rs.h"
 
 #include <array>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -61,6 +62,87 @@ inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_
     }
 }
 
+// The fields of the comparison record Sample (ffi.rs) besides the data beat, each under its own
+// name on the wrapper: the port outputs, and the registers as its st_ ports (X-macro lists).
+#define DCQCN_PORT_OUTPUTS(X) \
+    X(s_axis_tready) \
+    X(m_axis_tvalid) \
+    X(m_axis_tkeep) \
+    X(m_axis_tlast) \
+    X(s_axil_awready) \
+    X(s_axil_wready) \
+    X(s_axil_bvalid) \
+    X(s_axil_bresp) \
+    X(s_axil_arready) \
+    X(s_axil_rvalid) \
+    X(s_axil_rdata) \
+    X(s_axil_rresp)
+#define DCQCN_REGISTERS(X) \
+    X(cnp_meta) \
+    X(cnp_sync) \
+    X(cnp_prev) \
+    X(rc) \
+    X(rt) \
+    X(active) \
+    X(alpha) \
+    X(alpha_timer) \
+    X(alpha_pending) \
+    X(dec_timer) \
+    X(dec_pending) \
+    X(inc_timer) \
+    X(byte_cnt) \
+    X(t_stage) \
+    X(b_stage) \
+    X(bpc) \
+    X(credit) \
+    X(cfg_alpha_g) \
+    X(cfg_dec_gain) \
+    X(cfg_stage_threshold) \
+    X(cfg_clamp_tgt) \
+    X(cfg_rai) \
+    X(cfg_rhai) \
+    X(cfg_rmin) \
+    X(cfg_inc_interval) \
+    X(cfg_dec_interval) \
+    X(cfg_alpha_interval) \
+    X(cfg_bypass) \
+    X(cfg_timer_en) \
+    X(cfg_byte_en) \
+    X(cfg_byte_threshold) \
+    X(cfg_credit_cap) \
+    X(cnp_cnt16) \
+    X(cnt_cnp) \
+    X(cnt_dec) \
+    X(cnt_inc_fr) \
+    X(cnt_inc_ai) \
+    X(cnt_inc_hai) \
+    X(cnt_inc_timer) \
+    X(cnt_inc_byte) \
+    X(cnt_stall) \
+    X(cnt_bytes) \
+    X(bytes_hi) \
+    X(cfg_rmax) \
+    X(cfg_rate_first_cnp) \
+    X(cfg_alpha_init) \
+    X(cfg_min_dec_fac) \
+    X(cfg_hai_mult) \
+    X(cfg_scheme) \
+    X(cfg_gate_mask) \
+    X(cfg_fw_rate) \
+    X(cfg_trace_en) \
+    X(cfg_trace_wrap) \
+    X(cfg_trace_sel) \
+    X(trace_count) \
+    X(trace_wptr) \
+    X(trace_lost) \
+    X(trace_time) \
+    X(trace_n_dec) \
+    X(trace_n_byte) \
+    X(trace_n_timer) \
+    X(trace_last_type) \
+    X(trace_last_rc) \
+    X(trace_last_stamp)
+
 template <typename V>
 class DutImpl final : public Dut {
 public:
@@ -79,88 +161,16 @@ public:
 
     void step(const PortsIn& i, Sample& o) override {
         V* t = top_.get();
+        // Every value from the root instance itself: a port of the model class is a reference to
+        // it, which would be loaded again after every store into `o`.
+        const auto* r = t->rootp;
         apply(t, i);
         t->clk = 0;
         t->eval();
-        o.s_axis_tready = t->s_axis_tready;
-        o.m_axis_tvalid = t->m_axis_tvalid;
-        get_data(o.m_axis_tdata, t->m_axis_tdata);
-        o.m_axis_tkeep = t->m_axis_tkeep;
-        o.m_axis_tlast = t->m_axis_tlast;
-        o.s_axil_awready = t->s_axil_awready;
-        o.s_axil_wready = t->s_axil_wready;
-        o.s_axil_bvalid = t->s_axil_bvalid;
-        o.s_axil_bresp = t->s_axil_bresp;
-        o.s_axil_arready = t->s_axil_arready;
-        o.s_axil_rvalid = t->s_axil_rvalid;
-        o.s_axil_rdata = t->s_axil_rdata;
-        o.s_axil_rresp = t->s_axil_rresp;
+        sample_outputs(r, o);
         t->clk = 1;
         t->eval();
-        o.cnp_meta = t->st_cnp_meta;
-        o.cnp_sync = t->st_cnp_sync;
-        o.cnp_prev = t->st_cnp_prev;
-        o.rc = t->st_rc;
-        o.rt = t->st_rt;
-        o.active = t->st_active;
-        o.alpha = t->st_alpha;
-        o.alpha_timer = t->st_alpha_timer;
-        o.alpha_pending = t->st_alpha_pending;
-        o.dec_timer = t->st_dec_timer;
-        o.dec_pending = t->st_dec_pending;
-        o.inc_timer = t->st_inc_timer;
-        o.byte_cnt = t->st_byte_cnt;
-        o.t_stage = t->st_t_stage;
-        o.b_stage = t->st_b_stage;
-        o.bpc = t->st_bpc;
-        o.credit = t->st_credit;
-        o.cfg_alpha_g = t->st_cfg_alpha_g;
-        o.cfg_dec_gain = t->st_cfg_dec_gain;
-        o.cfg_stage_threshold = t->st_cfg_stage_threshold;
-        o.cfg_clamp_tgt = t->st_cfg_clamp_tgt;
-        o.cfg_rai = t->st_cfg_rai;
-        o.cfg_rhai = t->st_cfg_rhai;
-        o.cfg_rmin = t->st_cfg_rmin;
-        o.cfg_inc_interval = t->st_cfg_inc_interval;
-        o.cfg_dec_interval = t->st_cfg_dec_interval;
-        o.cfg_alpha_interval = t->st_cfg_alpha_interval;
-        o.cfg_bypass = t->st_cfg_bypass;
-        o.cfg_timer_en = t->st_cfg_timer_en;
-        o.cfg_byte_en = t->st_cfg_byte_en;
-        o.cfg_byte_threshold = t->st_cfg_byte_threshold;
-        o.cfg_credit_cap = t->st_cfg_credit_cap;
-        o.cnp_cnt16 = t->st_cnp_cnt16;
-        o.cnt_cnp = t->st_cnt_cnp;
-        o.cnt_dec = t->st_cnt_dec;
-        o.cnt_inc_fr = t->st_cnt_inc_fr;
-        o.cnt_inc_ai = t->st_cnt_inc_ai;
-        o.cnt_inc_hai = t->st_cnt_inc_hai;
-        o.cnt_inc_timer = t->st_cnt_inc_timer;
-        o.cnt_inc_byte = t->st_cnt_inc_byte;
-        o.cnt_stall = t->st_cnt_stall;
-        o.cnt_bytes = t->st_cnt_bytes;
-        o.bytes_hi = t->st_bytes_hi;
-        o.cfg_rmax = t->st_cfg_rmax;
-        o.cfg_rate_first_cnp = t->st_cfg_rate_first_cnp;
-        o.cfg_alpha_init = t->st_cfg_alpha_init;
-        o.cfg_min_dec_fac = t->st_cfg_min_dec_fac;
-        o.cfg_hai_mult = t->st_cfg_hai_mult;
-        o.cfg_scheme = t->st_cfg_scheme;
-        o.cfg_gate_mask = t->st_cfg_gate_mask;
-        o.cfg_fw_rate = t->st_cfg_fw_rate;
-        o.cfg_trace_en = t->st_cfg_trace_en;
-        o.cfg_trace_wrap = t->st_cfg_trace_wrap;
-        o.cfg_trace_sel = t->st_cfg_trace_sel;
-        o.trace_count = t->st_trace_count;
-        o.trace_wptr = t->st_trace_wptr;
-        o.trace_lost = t->st_trace_lost;
-        o.trace_time = t->st_trace_time;
-        o.trace_n_dec = t->st_trace_n_dec;
-        o.trace_n_byte = t->st_trace_n_byte;
-        o.trace_n_timer = t->st_trace_n_timer;
-        o.trace_last_type = t->st_trace_last_type;
-        o.trace_last_rc = t->st_trace_last_rc;
-        o.trace_last_stamp = t->st_trace_last_stamp;
+        sample_registers(r, o);
     }
 
     // Every register of spec 7 from `st` (the registered outputs from their port fields) and the
@@ -274,6 +284,21 @@ public:
     }
 
 private:
+    template <typename R>
+    static void sample_outputs(const R* r, Sample& o) {
+        get_data(o.m_axis_tdata, r->m_axis_tdata);
+#define DCQCN_SAMPLE(f) o.f = r->f;
+        DCQCN_PORT_OUTPUTS(DCQCN_SAMPLE)
+#undef DCQCN_SAMPLE
+    }
+
+    template <typename R>
+    static void sample_registers(const R* r, Sample& o) {
+#define DCQCN_SAMPLE(f) o.f = r->st_##f;
+        DCQCN_REGISTERS(DCQCN_SAMPLE)
+#undef DCQCN_SAMPLE
+    }
+
     static void apply(V* t, const PortsIn& i) {
         t->rst = i.rst;
         t->cnp = i.cnp;

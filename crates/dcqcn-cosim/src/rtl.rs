@@ -201,11 +201,29 @@ impl Rtl {
         self.dut.pin_mut().inject(&s, &mem);
     }
 
-    /// One clock cycle.
+    /// One clock cycle, its record returned.
     #[inline]
     pub fn step(&mut self, i: &Inputs) -> Snapshot {
+        self.cycle(i);
+        self.snapshot()
+    }
+
+    /// One clock cycle, its record kept in the instance: [`Rtl::matches`] compares it,
+    /// [`Rtl::snapshot`] returns it (the lockstep's hot loop converts it only when it reports).
+    #[inline]
+    pub fn cycle(&mut self, i: &Inputs) {
         let p = ports(i);
         self.dut.pin_mut().step(&p, &mut self.sample);
+    }
+
+    /// Whether the record of the last cycle equals `model`'s, every field.
+    #[inline]
+    pub fn matches(&self, model: &Snapshot) -> bool {
+        sample_matches(model, &self.sample)
+    }
+
+    /// The record of the last cycle: its outputs and every register after its edge.
+    pub fn snapshot(&self) -> Snapshot {
         from_sample(&self.sample)
     }
 
@@ -257,167 +275,118 @@ pub fn registered_outputs(s: &State) -> Outputs {
 
 /// A model state as the bridge's record (what [`Rtl::inject`] loads).
 fn state_sample(state: &State) -> Sample {
-    let n = Snapshot::from_model(&registered_outputs(state), state);
-    Sample {
-        s_axis_tready: n.s_axis_tready,
-        m_axis_tvalid: n.m_axis_tvalid,
-        m_axis_tdata: n.m_axis_tdata,
-        m_axis_tkeep: n.m_axis_tkeep,
-        m_axis_tlast: n.m_axis_tlast,
-        s_axil_awready: n.s_axil_awready,
-        s_axil_wready: n.s_axil_wready,
-        s_axil_bvalid: n.s_axil_bvalid,
-        s_axil_bresp: n.s_axil_bresp,
-        s_axil_arready: n.s_axil_arready,
-        s_axil_rvalid: n.s_axil_rvalid,
-        s_axil_rdata: n.s_axil_rdata,
-        s_axil_rresp: n.s_axil_rresp,
-        cnp_meta: n.cnp_meta,
-        cnp_sync: n.cnp_sync,
-        cnp_prev: n.cnp_prev,
-        rc: n.rc,
-        rt: n.rt,
-        active: n.active,
-        alpha: n.alpha,
-        alpha_timer: n.alpha_timer,
-        alpha_pending: n.alpha_pending,
-        dec_timer: n.dec_timer,
-        dec_pending: n.dec_pending,
-        inc_timer: n.inc_timer,
-        byte_cnt: n.byte_cnt,
-        t_stage: n.t_stage,
-        b_stage: n.b_stage,
-        bpc: n.bpc,
-        credit: n.credit,
-        cfg_alpha_g: n.cfg_alpha_g,
-        cfg_dec_gain: n.cfg_dec_gain,
-        cfg_stage_threshold: n.cfg_stage_threshold,
-        cfg_clamp_tgt: n.cfg_clamp_tgt,
-        cfg_rai: n.cfg_rai,
-        cfg_rhai: n.cfg_rhai,
-        cfg_rmin: n.cfg_rmin,
-        cfg_inc_interval: n.cfg_inc_interval,
-        cfg_dec_interval: n.cfg_dec_interval,
-        cfg_alpha_interval: n.cfg_alpha_interval,
-        cfg_bypass: n.cfg_bypass,
-        cfg_timer_en: n.cfg_timer_en,
-        cfg_byte_en: n.cfg_byte_en,
-        cfg_byte_threshold: n.cfg_byte_threshold,
-        cfg_credit_cap: n.cfg_credit_cap,
-        cnp_cnt16: n.cnp_cnt16,
-        cnt_cnp: n.cnt_cnp,
-        cnt_dec: n.cnt_dec,
-        cnt_inc_fr: n.cnt_inc_fr,
-        cnt_inc_ai: n.cnt_inc_ai,
-        cnt_inc_hai: n.cnt_inc_hai,
-        cnt_inc_timer: n.cnt_inc_timer,
-        cnt_inc_byte: n.cnt_inc_byte,
-        cnt_stall: n.cnt_stall,
-        cnt_bytes: n.cnt_bytes,
-        bytes_hi: n.bytes_hi,
-        cfg_rmax: n.cfg_rmax,
-        cfg_rate_first_cnp: n.cfg_rate_first_cnp,
-        cfg_alpha_init: n.cfg_alpha_init,
-        cfg_min_dec_fac: n.cfg_min_dec_fac,
-        cfg_hai_mult: n.cfg_hai_mult,
-        cfg_scheme: n.cfg_scheme,
-        cfg_gate_mask: n.cfg_gate_mask,
-        cfg_fw_rate: n.cfg_fw_rate,
-        cfg_trace_en: n.cfg_trace_en,
-        cfg_trace_wrap: n.cfg_trace_wrap,
-        cfg_trace_sel: n.cfg_trace_sel,
-        trace_count: n.trace_count,
-        trace_wptr: n.trace_wptr,
-        trace_lost: n.trace_lost,
-        trace_time: n.trace_time,
-        trace_n_dec: n.trace_n_dec,
-        trace_n_byte: n.trace_n_byte,
-        trace_n_timer: n.trace_n_timer,
-        trace_last_type: n.trace_last_type,
-        trace_last_rc: n.trace_last_rc,
-        trace_last_stamp: n.trace_last_stamp,
-    }
+    to_sample(&Snapshot::from_model(&registered_outputs(state), state))
 }
 
-#[inline]
-fn from_sample(s: &Sample) -> Snapshot {
-    Snapshot {
-        s_axis_tready: s.s_axis_tready,
-        m_axis_tvalid: s.m_axis_tvalid,
-        m_axis_tdata: s.m_axis_tdata,
-        m_axis_tkeep: s.m_axis_tkeep,
-        m_axis_tlast: s.m_axis_tlast,
-        s_axil_awready: s.s_axil_awready,
-        s_axil_wready: s.s_axil_wready,
-        s_axil_bvalid: s.s_axil_bvalid,
-        s_axil_bresp: s.s_axil_bresp,
-        s_axil_arready: s.s_axil_arready,
-        s_axil_rvalid: s.s_axil_rvalid,
-        s_axil_rdata: s.s_axil_rdata,
-        s_axil_rresp: s.s_axil_rresp,
-        cnp_meta: s.cnp_meta,
-        cnp_sync: s.cnp_sync,
-        cnp_prev: s.cnp_prev,
-        rc: s.rc,
-        rt: s.rt,
-        active: s.active,
-        alpha: s.alpha,
-        alpha_timer: s.alpha_timer,
-        alpha_pending: s.alpha_pending,
-        dec_timer: s.dec_timer,
-        dec_pending: s.dec_pending,
-        inc_timer: s.inc_timer,
-        byte_cnt: s.byte_cnt,
-        t_stage: s.t_stage,
-        b_stage: s.b_stage,
-        bpc: s.bpc,
-        credit: s.credit,
-        cfg_alpha_g: s.cfg_alpha_g,
-        cfg_dec_gain: s.cfg_dec_gain,
-        cfg_stage_threshold: s.cfg_stage_threshold,
-        cfg_clamp_tgt: s.cfg_clamp_tgt,
-        cfg_rai: s.cfg_rai,
-        cfg_rhai: s.cfg_rhai,
-        cfg_rmin: s.cfg_rmin,
-        cfg_inc_interval: s.cfg_inc_interval,
-        cfg_dec_interval: s.cfg_dec_interval,
-        cfg_alpha_interval: s.cfg_alpha_interval,
-        cfg_bypass: s.cfg_bypass,
-        cfg_timer_en: s.cfg_timer_en,
-        cfg_byte_en: s.cfg_byte_en,
-        cfg_byte_threshold: s.cfg_byte_threshold,
-        cfg_credit_cap: s.cfg_credit_cap,
-        cnp_cnt16: s.cnp_cnt16,
-        cnt_cnp: s.cnt_cnp,
-        cnt_dec: s.cnt_dec,
-        cnt_inc_fr: s.cnt_inc_fr,
-        cnt_inc_ai: s.cnt_inc_ai,
-        cnt_inc_hai: s.cnt_inc_hai,
-        cnt_inc_timer: s.cnt_inc_timer,
-        cnt_inc_byte: s.cnt_inc_byte,
-        cnt_stall: s.cnt_stall,
-        cnt_bytes: s.cnt_bytes,
-        bytes_hi: s.bytes_hi,
-        cfg_rmax: s.cfg_rmax,
-        cfg_rate_first_cnp: s.cfg_rate_first_cnp,
-        cfg_alpha_init: s.cfg_alpha_init,
-        cfg_min_dec_fac: s.cfg_min_dec_fac,
-        cfg_hai_mult: s.cfg_hai_mult,
-        cfg_scheme: s.cfg_scheme,
-        cfg_gate_mask: s.cfg_gate_mask,
-        cfg_fw_rate: s.cfg_fw_rate,
-        cfg_trace_en: s.cfg_trace_en,
-        cfg_trace_wrap: s.cfg_trace_wrap,
-        cfg_trace_sel: s.cfg_trace_sel,
-        trace_count: s.trace_count,
-        trace_wptr: s.trace_wptr,
-        trace_lost: s.trace_lost,
-        trace_time: s.trace_time,
-        trace_n_dec: s.trace_n_dec,
-        trace_n_byte: s.trace_n_byte,
-        trace_n_timer: s.trace_n_timer,
-        trace_last_type: s.trace_last_type,
-        trace_last_rc: s.trace_last_rc,
-        trace_last_stamp: s.trace_last_stamp,
-    }
+/// Calls `$m!` with every field of the comparison record: [`Snapshot`] and the bridge's [`Sample`]
+/// have the same fields under the same names (spec 7), so this one list converts and compares them.
+/// The conversions below name every field of both structs, so a field missing here does not build.
+macro_rules! with_record_fields {
+    ($m:ident) => {
+        $m! {
+            s_axis_tready,
+            m_axis_tvalid,
+            m_axis_tdata,
+            m_axis_tkeep,
+            m_axis_tlast,
+            s_axil_awready,
+            s_axil_wready,
+            s_axil_bvalid,
+            s_axil_bresp,
+            s_axil_arready,
+            s_axil_rvalid,
+            s_axil_rdata,
+            s_axil_rresp,
+            cnp_meta,
+            cnp_sync,
+            cnp_prev,
+            rc,
+            rt,
+            active,
+            alpha,
+            alpha_timer,
+            alpha_pending,
+            dec_timer,
+            dec_pending,
+            inc_timer,
+            byte_cnt,
+            t_stage,
+            b_stage,
+            bpc,
+            credit,
+            cfg_alpha_g,
+            cfg_dec_gain,
+            cfg_stage_threshold,
+            cfg_clamp_tgt,
+            cfg_rai,
+            cfg_rhai,
+            cfg_rmin,
+            cfg_inc_interval,
+            cfg_dec_interval,
+            cfg_alpha_interval,
+            cfg_bypass,
+            cfg_timer_en,
+            cfg_byte_en,
+            cfg_byte_threshold,
+            cfg_credit_cap,
+            cnp_cnt16,
+            cnt_cnp,
+            cnt_dec,
+            cnt_inc_fr,
+            cnt_inc_ai,
+            cnt_inc_hai,
+            cnt_inc_timer,
+            cnt_inc_byte,
+            cnt_stall,
+            cnt_bytes,
+            bytes_hi,
+            cfg_rmax,
+            cfg_rate_first_cnp,
+            cfg_alpha_init,
+            cfg_min_dec_fac,
+            cfg_hai_mult,
+            cfg_scheme,
+            cfg_gate_mask,
+            cfg_fw_rate,
+            cfg_trace_en,
+            cfg_trace_wrap,
+            cfg_trace_sel,
+            trace_count,
+            trace_wptr,
+            trace_lost,
+            trace_time,
+            trace_n_dec,
+            trace_n_byte,
+            trace_n_timer,
+            trace_last_type,
+            trace_last_rc,
+            trace_last_stamp
+        }
+    };
 }
+
+macro_rules! record_conversions {
+    ($($f:ident),* $(,)?) => {
+        /// The RTL's record as the model's type.
+        #[inline]
+        fn from_sample(s: &Sample) -> Snapshot {
+            Snapshot { $($f: s.$f,)* }
+        }
+
+        /// The model's record as the bridge's type.
+        fn to_sample(n: &Snapshot) -> Sample {
+            Sample { $($f: n.$f,)* }
+        }
+
+        /// Whether every field of the two records is equal, without converting either: every
+        /// field is compared (no early exit), the differences or-ed together.
+        #[inline]
+        fn sample_matches(m: &Snapshot, s: &Sample) -> bool {
+            let mut differ = false;
+            $( differ |= m.$f != s.$f; )*
+            !differ
+        }
+    };
+}
+
+with_record_fields!(record_conversions);

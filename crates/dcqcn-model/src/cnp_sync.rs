@@ -48,6 +48,16 @@ impl CnpSync {
         self.cnp_sync && !self.cnp_prev
     }
 
+    /// The clock edge: the pin enters the synchroniser, each stage takes the one before.
+    #[inline(always)]
+    pub fn shift(&mut self, cnp: bool) {
+        *self = CnpSync {
+            cnp_meta: cnp,
+            cnp_sync: self.cnp_meta,
+            cnp_prev: self.cnp_sync,
+        };
+    }
+
     /// Every stage holds `level`: no edge can come while the pin stays at `level`.
     #[inline(always)]
     pub fn settled(&self, level: bool) -> bool {
@@ -74,11 +84,7 @@ impl Block for CnpSync {
 
     #[inline(always)]
     fn next(&mut self, i: &CnpSyncIn, _: &CnpSyncOut, _: &Config, _: &Params) {
-        *self = CnpSync {
-            cnp_meta: i.cnp,
-            cnp_sync: self.cnp_meta,
-            cnp_prev: self.cnp_sync,
-        };
+        self.shift(i.cnp);
     }
 }
 

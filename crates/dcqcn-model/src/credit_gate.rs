@@ -75,7 +75,13 @@ impl CreditGate {
     /// the gate is open (bypass, scheme bit 1; spec 4.9).
     #[inline(always)]
     pub fn beat_ok(&self, cfg: &Config, tkeep: u64) -> bool {
-        !cfg.gate_mask && (cfg.ungated() || self.credit >= u64::from(keep_bytes(tkeep)) << 16)
+        self.covers(cfg, keep_bytes(tkeep))
+    }
+
+    /// [`Self::beat_ok`] for a beat of `bytes` bytes.
+    #[inline(always)]
+    fn covers(&self, cfg: &Config, bytes: u32) -> bool {
+        !cfg.gate_mask && (cfg.ungated() || self.credit >= u64::from(bytes) << 16)
     }
 
     /// Cycles from now in which, with the inputs held, no beat is loaded or handed downstream and
@@ -99,6 +105,46 @@ impl CreditGate {
             Some(k) => k + 1,
             None => u64::MAX,
         }
+    }
+
+    /// One cycle of a stream gated by credit alone (no reset, bypass, open scheme or gate mask):
+    /// `comb` and `next` for that case, in place, for the model's quiet-cycle fast path. Returns
+    /// the cycle's combinational outputs. `tests/properties.rs` holds the fast path to the full
+    /// one (`comb`, then `next`) cycle by cycle.
+    #[inline(always)]
+    pub fn gated_cycle(
+        &mut self,
+        s: &AxisIn,
+        m_tready: bool,
+        rc: u32,
+        cfg: &Config,
+        p: &Params,
+    ) -> GateOut {
+        let bytes = keep_bytes(s.tkeep);
+        let beat_ok = self.credit >= u64::from(bytes) << 16;
+        let room = !self.m_valid || m_tready;
+        let s_tready = room && beat_ok;
+        let load = s.tvalid && s_tready;
+        let o = GateOut {
+            s_tready,
+            load,
+            bytes_in: if load { bytes } else { 0 },
+            stall: s.tvalid && room && !beat_ok,
+            bpc_d: p.bpc(rc),
+            cap_q: cap_q(cfg, p),
+        };
+        self.credit =
+            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q);
+        self.bpc = o.bpc_d;
+        if load {
+            self.m_valid = true;
+            self.m_data = s.tdata;
+            self.m_keep = s.tkeep;
+            self.m_last = s.tlast;
+        } else {
+            self.m_valid &= !m_tready;
+        }
+        o
     }
 
     /// `n <= idle_cycles` cycles in closed form: only the credit moves.
@@ -309,14 +355,16 @@ impl Block for CreditGate {
     fn comb(&self, i: &GateIn<'_>, cfg: &Config, p: &Params) -> GateOut {
         // spec 5.3: tkeep-aware gate; bypass and scheme bit 1 pass ungated, the gate mask blocks
         // (spec 4.7, 4.9).
-        let beat_ok = self.beat_ok(cfg, i.s.tkeep);
+        // The beat's byte count, once: the gate and the loaded bytes both take it.
+        let bytes = keep_bytes(i.s.tkeep);
+        let beat_ok = self.covers(cfg, bytes);
         let room = !self.m_valid || i.m_tready;
         let s_tready = !i.rst && room && beat_ok;
         let load = i.s.tvalid && s_tready;
         GateOut {
             s_tready,
             load,
-            bytes_in: if load { keep_bytes(i.s.tkeep) } else { 0 },
+            bytes_in: if load { bytes } else { 0 },
             stall: i.s.tvalid && room && !beat_ok && !i.rst,
             bpc_d: p.bpc(i.rc),
             cap_q: cap_q(cfg, p),

@@ -41,12 +41,12 @@ pub use snapshot::Snapshot;
 
 pub use block::Block;
 
-use alpha::{Alpha, AlphaIn, AlphaOut};
-use cnp_sync::{CnpSync, CnpSyncIn, CnpSyncOut};
+use alpha::{Alpha, AlphaIn};
+use cnp_sync::{CnpSync, CnpSyncIn};
 use credit_gate::{CreditGate, GateIn};
 use rate_dec::{RateDec, RateDecIn, RateDecOut};
 use rate_inc::{RateInc, RateIncIn, RateIncOut};
-use regs::{Events, Monitors, Regs, RegsIn, RegsOut};
+use regs::{Events, Monitors, Regs, RegsIn};
 
 /// The port inputs of one clock cycle (spec 3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -229,21 +229,42 @@ impl RateLimiter {
     /// One clock cycle: returns the outputs of this cycle and advances every register (spec 4.0).
     #[inline(always)]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
-        if self.fast_path && self.quiet(i) {
+        if self.quiet(i) {
             self.quiet_budget -= 1;
-            self.cycle::<true>(i)
+            self.cycle_quiet(i)
         } else {
             let out = self.cycle_full(i);
-            self.quiet_budget = self.quiet_cycles_ahead();
+            self.quiet_budget = self.quiet_budget_after_full_cycle();
             out
         }
     }
 
     /// A quiet cycle: no reset, no bypass, no CNP edge or pending decrease, no alpha, timer or
-    /// byte-counter event, no bus activity. Most cycles are quiet.
+    /// byte-counter event, no bus activity. Most cycles are quiet. What only a full cycle can
+    /// change (a pending decrease, a bus response, the fast path switched off) is folded into the
+    /// budget; the rest is checked here.
     #[inline(always)]
     fn quiet(&self, i: &Inputs) -> bool {
-        self.quiet_budget > 0 && self.calm(i)
+        self.quiet_budget > 0 && self.calm_ports(i) && !self.state.cnp.edge()
+    }
+
+    /// The budget of quiet cycles after a full one: 0 while the fast path is off, a decrease is
+    /// pending or a bus response is held (none of them changes in a quiet cycle), else the timers'
+    /// bound.
+    #[inline(always)]
+    fn quiet_budget_after_full_cycle(&self) -> u64 {
+        let s = &self.state;
+        if !self.fast_path || s.dec.dec_pending || s.regs.axil.bvalid || s.regs.axil.rvalid {
+            0
+        } else {
+            self.quiet_cycles_ahead()
+        }
+    }
+
+    /// The ports' half of [`Self::calm`]: no reset and no bus request this cycle.
+    #[inline(always)]
+    fn calm_ports(&self, i: &Inputs) -> bool {
+        !(i.rst || (i.axil.awvalid && i.axil.wvalid) || i.axil.arvalid)
     }
 
     /// The per-cycle half of a quiet cycle (the other half is the timers' budget): no reset, no
@@ -252,13 +273,7 @@ impl RateLimiter {
     fn calm(&self, i: &Inputs) -> bool {
         let s = &self.state;
         let bus = &s.regs.axil;
-        !(i.rst
-            || s.cnp.edge()
-            || s.dec.dec_pending
-            || bus.bvalid
-            || bus.rvalid
-            || (i.axil.awvalid && i.axil.wvalid)
-            || i.axil.arvalid)
+        self.calm_ports(i) && !(s.cnp.edge() || s.dec.dec_pending || bus.bvalid || bus.rvalid)
     }
 
     /// How many cycles from now are certainly free of alpha, timer and byte-counter events, given
@@ -277,52 +292,69 @@ impl RateLimiter {
         ))
     }
 
-    #[inline(never)]
-    fn cycle_full(&mut self, i: &Inputs) -> Outputs {
-        self.cycle::<false>(i)
+    /// A quiet cycle: each block's own closed form for one cycle. The credit gate is the only
+    /// block that sees the stream (gated by credit: no bypass, open scheme or gate mask); the CNP
+    /// pins shift, the timers tick, the traffic counters count, and nothing else changes.
+    #[inline(always)]
+    fn cycle_quiet(&mut self, i: &Inputs) -> Outputs {
+        let p = &self.params;
+        let s = &mut self.state;
+        let bus = &s.regs.axil;
+        let mut out = Outputs {
+            s_axis_tready: false,
+            m_axis_tvalid: s.gate.m_valid,
+            m_axis_tdata: s.gate.m_data,
+            m_axis_tkeep: s.gate.m_keep,
+            m_axis_tlast: s.gate.m_last,
+            // No handshake on the bus, and no response held (the budget is 0 with one).
+            s_axil_awready: false,
+            s_axil_wready: false,
+            s_axil_bvalid: false,
+            s_axil_bresp: bus.bresp,
+            s_axil_arready: false,
+            s_axil_rvalid: false,
+            s_axil_rdata: bus.rdata,
+            s_axil_rresp: bus.rresp,
+        };
+        let gate = s
+            .gate
+            .gated_cycle(&i.s_axis, i.m_axis_tready, s.rc, &s.regs.cfg, p);
+        out.s_axis_tready = gate.s_tready;
+        s.cnp.shift(i.cnp);
+        let active = s.active;
+        s.alpha.skip_quiet(active, 1);
+        s.inc.skip_quiet(active, &s.regs.cfg, 1, gate.bytes_in);
+        s.dec.skip_quiet(1);
+        s.regs
+            .skip_quiet(1, u64::from(gate.stall), u64::from(gate.bytes_in));
+        self.events = CycleEvents {
+            load: gate.load,
+            bytes_in: gate.bytes_in,
+            stall: gate.stall,
+            ..CycleEvents::default()
+        };
+        out
     }
 
     /// One cycle, composed as `dcqcn_rl` wires its modules: every block's combinational outputs
     /// from the registers of the cycle, then every block's clock edge.
-    ///
-    /// `QUIET` is the fast path for a cycle [`Self::quiet`] admits: the same code with what such a
-    /// cycle cannot contain folded away: no reset, no bypass, no bus handshake, and the CNP path,
-    /// the alpha process, the decrease, the increase triggers and the register file idle (their
-    /// `comb` would return their `IDLE` outputs, and their edge is their own closed form
-    /// `skip_quiet` for one cycle, the one the closed-form skip applies for n). `tests/properties.rs`
-    /// holds the two paths equal cycle by cycle, `tests/skip.rs` the skip to stepping.
-    #[inline(always)]
-    fn cycle<const QUIET: bool>(&mut self, i: &Inputs) -> Outputs {
+    #[inline(never)]
+    fn cycle_full(&mut self, i: &Inputs) -> Outputs {
         let p = self.params;
         let s = &mut self.state;
-        let mut cfg = s.regs.cfg;
-        if QUIET {
-            // quiet_cycles_ahead is 0 in bypass and in every scheme but hardware DCQCN.
-            cfg.bypass = false;
-            cfg.scheme = 0;
-            cfg.gate_mask = false;
-        }
+        let cfg = s.regs.cfg;
         let (p, cfg) = (&p, &cfg);
-        // A quiet cycle is never a reset cycle.
-        let rst = !QUIET && i.rst;
+        let rst = i.rst;
 
         // Combinational signals of the cycle (spec 4.0: all from the registers before the edge).
         let cnp_in = CnpSyncIn { cnp: i.cnp };
-        let cnp = if QUIET {
-            CnpSyncOut::IDLE
-        } else {
-            s.cnp.comb(&cnp_in, cfg, p)
-        };
+        let cnp = s.cnp.comb(&cnp_in, cfg, p);
         let active = s.active;
         let alpha_in = AlphaIn {
             cnp_event: cnp.cnp_event,
             active,
         };
-        let alpha = if QUIET {
-            AlphaOut::IDLE
-        } else {
-            s.alpha.comb(&alpha_in, cfg, p)
-        };
+        let alpha = s.alpha.comb(&alpha_in, cfg, p);
         let dec_in = RateDecIn {
             cnp_event: cnp.cnp_event,
             rc: s.rc,
@@ -332,11 +364,7 @@ impl RateLimiter {
             b_stage: s.inc.b_stage,
             active,
         };
-        let dec = if QUIET {
-            RateDecOut::IDLE
-        } else {
-            s.dec.comb(&dec_in, cfg, p)
-        };
+        let dec = s.dec.comb(&dec_in, cfg, p);
         let gate_in = GateIn {
             rst,
             s: &i.s_axis,
@@ -351,11 +379,7 @@ impl RateLimiter {
             rc: s.rc,
             rt: s.rt,
         };
-        let inc = if QUIET {
-            RateIncOut::IDLE
-        } else {
-            s.inc.comb(&inc_in, cfg, p)
-        };
+        let inc = s.inc.comb(&inc_in, cfg, p);
         let mut regs_in = RegsIn {
             rst,
             axil: &i.axil,
@@ -382,11 +406,7 @@ impl RateLimiter {
                 rc_next: s.rc,
             },
         };
-        let regs = if QUIET {
-            RegsOut::IDLE
-        } else {
-            s.regs.comb(&regs_in, cfg, p)
-        };
+        let regs = s.regs.comb(&regs_in, cfg, p);
 
         let out = Outputs {
             s_axis_tready: gate.s_tready,
@@ -411,22 +431,12 @@ impl RateLimiter {
         }
 
         // The clock edge: each block from its own registers and the signals above.
-        if QUIET {
-            // The idle blocks' closed forms for one quiet cycle (the skip applies the same for
-            // n cycles); the rate registers hold.
-            s.alpha.skip_quiet(active, 1);
-            s.inc.skip_quiet(active, cfg, 1, gate.bytes_in);
-            s.dec.skip_quiet(1);
-            s.regs
-                .skip_quiet(1, u64::from(gate.stall), u64::from(gate.bytes_in));
-        } else {
-            (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
-            regs_in.ev.rc_next = s.rc;
-            s.alpha.next(&alpha_in, &alpha, cfg, p);
-            s.dec.next(&dec_in, &dec, cfg, p);
-            s.inc.next(&inc_in, &inc, cfg, p);
-            s.regs.next(&regs_in, &regs, cfg, p);
-        }
+        (s.rc, s.rt, s.active) = rates_next(s.rc, s.rt, active, cfg, p, &dec, &inc);
+        regs_in.ev.rc_next = s.rc;
+        s.alpha.next(&alpha_in, &alpha, cfg, p);
+        s.dec.next(&dec_in, &dec, cfg, p);
+        s.inc.next(&inc_in, &inc, cfg, p);
+        s.regs.next(&regs_in, &regs, cfg, p);
         s.cnp.next(&cnp_in, &cnp, cfg, p);
         s.gate.next(&gate_in, &gate, cfg, p);
 
