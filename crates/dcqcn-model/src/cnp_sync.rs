@@ -45,7 +45,7 @@ impl CnpSync {
     /// `cnp_edge`: one cycle per rising edge of the synchronised input.
     #[inline(always)]
     pub fn edge(&self) -> bool {
-        self.cnp_sync && !self.cnp_prev
+        self.cnp_sync & !self.cnp_prev
     }
 
     /// The clock edge: the pin enters the synchroniser, each stage takes the one before.

@@ -120,16 +120,17 @@ impl CreditGate {
         cfg: &Config,
         p: &Params,
     ) -> GateOut {
+        // Bitwise on the flags: each is a plain value, no branch needed.
         let bytes = keep_bytes(s.tkeep);
         let beat_ok = self.credit >= u64::from(bytes) << 16;
-        let room = !self.m_valid || m_tready;
-        let s_tready = room && beat_ok;
-        let load = s.tvalid && s_tready;
+        let room = !self.m_valid | m_tready;
+        let s_tready = room & beat_ok;
+        let load = s.tvalid & s_tready;
         let o = GateOut {
             s_tready,
             load,
             bytes_in: if load { bytes } else { 0 },
-            stall: s.tvalid && room && !beat_ok,
+            stall: s.tvalid & room & !beat_ok,
             bpc_d: p.bpc(rc),
             cap_q: cap_q(cfg, p),
         };

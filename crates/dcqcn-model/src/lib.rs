@@ -245,7 +245,8 @@ impl RateLimiter {
     /// budget; the rest is checked here.
     #[inline(always)]
     fn quiet(&self, i: &Inputs) -> bool {
-        self.quiet_budget > 0 && self.calm_ports(i) && !self.state.cnp.edge()
+        // Bitwise on the flags: one branch for the whole test.
+        (self.quiet_budget > 0) & self.calm_ports(i) & !self.state.cnp.edge()
     }
 
     /// The budget of quiet cycles after a full one: 0 while the fast path is off, a decrease is
@@ -264,7 +265,7 @@ impl RateLimiter {
     /// The ports' half of [`Self::calm`]: no reset and no bus request this cycle.
     #[inline(always)]
     fn calm_ports(&self, i: &Inputs) -> bool {
-        !(i.rst || (i.axil.awvalid && i.axil.wvalid) || i.axil.arvalid)
+        !(i.rst | (i.axil.awvalid & i.axil.wvalid) | i.axil.arvalid)
     }
 
     /// The per-cycle half of a quiet cycle (the other half is the timers' budget): no reset, no
