@@ -107,19 +107,13 @@ impl CreditGate {
         }
     }
 
-    /// One cycle of a stream gated by credit alone (no reset, bypass, open scheme or gate mask):
-    /// `comb` and `next` for that case, in place, for the model's quiet-cycle fast path. Returns
+    /// One cycle of a stream gated by credit alone (no reset, bypass, open scheme or gate mask),
+    /// with Rc's bpc `bpc_d` and the cap `cap_q` (Q32.16) given: `comb` and `next` for that case,
+    /// in place, for the model's quiet-cycle fast path. Returns
     /// the cycle's combinational outputs. `tests/properties.rs` holds the fast path to the full
     /// one (`comb`, then `next`) cycle by cycle.
     #[inline(always)]
-    pub fn gated_cycle(
-        &mut self,
-        s: &AxisIn,
-        m_tready: bool,
-        rc: u32,
-        cfg: &Config,
-        p: &Params,
-    ) -> GateOut {
+    pub fn gated_cycle(&mut self, s: &AxisIn, m_tready: bool, bpc_d: u32, cap_q: u64) -> GateOut {
         // Bitwise on the flags: each is a plain value, no branch needed.
         let bytes = keep_bytes(s.tkeep);
         let beat_ok = self.credit >= u64::from(bytes) << 16;
@@ -131,8 +125,8 @@ impl CreditGate {
             load,
             bytes_in: if load { bytes } else { 0 },
             stall: s.tvalid & room & !beat_ok,
-            bpc_d: p.bpc(rc),
-            cap_q: cap_q(cfg, p),
+            bpc_d,
+            cap_q,
         };
         self.credit =
             (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q);
@@ -333,7 +327,7 @@ impl CreditGate {
 
 /// spec 5.2: the credit cap in Q32.16, never below one full beat.
 #[inline(always)]
-fn cap_q(cfg: &Config, p: &Params) -> u64 {
+pub(crate) fn cap_q(cfg: &Config, p: &Params) -> u64 {
     u64::from(cfg.credit_cap.max(p.data_bytes())) << 16
 }
 

@@ -168,15 +168,36 @@ pub struct CycleEvents {
     pub stall: bool,
 }
 
+/// What the quiet cycles between two full ones share, fixed at the full one (a cache: derived from
+/// the state and the configuration, which only full cycles change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct QuietPlan {
+    /// Cycles certainly quiet from now (0: the next cycle is a full one).
+    budget: u64,
+    /// bpc(Rc), which the credit rate takes at every quiet edge (Rc holds).
+    bpc: u32,
+    /// The credit cap, Q32.16.
+    cap_q: u64,
+}
+
+impl QuietPlan {
+    /// No quiet cycle until the next full one.
+    const NONE: QuietPlan = QuietPlan {
+        budget: 0,
+        bpc: 0,
+        cap_q: 0,
+    };
+}
+
 /// One rate limiter instance.
 #[derive(Clone, Debug)]
 pub struct RateLimiter {
     params: Params,
     state: State,
     events: CycleEvents,
-    /// Cycles that are certainly free of alpha, timer and byte-counter events (a cache of the
-    /// state, not state: recomputed after every full cycle; see [`RateLimiter::quiet`]).
-    quiet_budget: u64,
+    /// What the quiet cycles until the next full one need (a cache of the state, not state:
+    /// recomputed after every full cycle; see [`RateLimiter::quiet`]).
+    quiet: QuietPlan,
     /// Use the quiet-cycle fast path (on by default; off only to test it against the full path).
     fast_path: bool,
 }
@@ -187,7 +208,7 @@ impl RateLimiter {
             params,
             state: State::reset(&params),
             events: CycleEvents::default(),
-            quiet_budget: 0,
+            quiet: QuietPlan::NONE,
             fast_path: true,
         }
     }
@@ -196,7 +217,7 @@ impl RateLimiter {
     /// exists so that a test can hold one against the other.
     pub fn set_fast_path(&mut self, on: bool) {
         self.fast_path = on;
-        self.quiet_budget = 0;
+        self.quiet = QuietPlan::NONE;
     }
 
     pub fn params(&self) -> &Params {
@@ -207,7 +228,7 @@ impl RateLimiter {
     }
     /// Mutable state, for tests that start from a constructed state.
     pub fn state_mut(&mut self) -> &mut State {
-        self.quiet_budget = 0;
+        self.quiet = QuietPlan::NONE;
         &mut self.state
     }
     pub fn events(&self) -> &CycleEvents {
@@ -223,18 +244,18 @@ impl RateLimiter {
     /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut).
     pub fn set_config(&mut self, cfg: Config) {
         self.state.regs.cfg = cfg;
-        self.quiet_budget = 0;
+        self.quiet = QuietPlan::NONE;
     }
 
     /// One clock cycle: returns the outputs of this cycle and advances every register (spec 4.0).
     #[inline(always)]
     pub fn step(&mut self, i: &Inputs) -> Outputs {
         if self.quiet(i) {
-            self.quiet_budget -= 1;
+            self.quiet.budget -= 1;
             self.cycle_quiet(i)
         } else {
             let out = self.cycle_full(i);
-            self.quiet_budget = self.quiet_budget_after_full_cycle();
+            self.quiet = self.quiet_plan();
             out
         }
     }
@@ -246,19 +267,26 @@ impl RateLimiter {
     #[inline(always)]
     fn quiet(&self, i: &Inputs) -> bool {
         // Bitwise on the flags: one branch for the whole test.
-        (self.quiet_budget > 0) & self.calm_ports(i) & !self.state.cnp.edge()
+        (self.quiet.budget > 0) & self.calm_ports(i) & !self.state.cnp.edge()
     }
 
-    /// The budget of quiet cycles after a full one: 0 while the fast path is off, a decrease is
-    /// pending or a bus response is held (none of them changes in a quiet cycle), else the timers'
-    /// bound.
+    /// The plan of the quiet cycles after a full one. Its budget is 0 while the fast path is off,
+    /// a decrease is pending or a bus response is held (none of them changes in a quiet cycle),
+    /// else the timers' bound; Rc and the configuration hold until the next full cycle, and with
+    /// them bpc(Rc) and the credit cap.
     #[inline(always)]
-    fn quiet_budget_after_full_cycle(&self) -> u64 {
+    fn quiet_plan(&self) -> QuietPlan {
         let s = &self.state;
-        if !self.fast_path || s.dec.dec_pending || s.regs.axil.bvalid || s.regs.axil.rvalid {
-            0
-        } else {
-            self.quiet_cycles_ahead()
+        let budget =
+            if !self.fast_path || s.dec.dec_pending || s.regs.axil.bvalid || s.regs.axil.rvalid {
+                0
+            } else {
+                self.quiet_cycles_ahead()
+            };
+        QuietPlan {
+            budget,
+            bpc: self.params.bpc(s.rc),
+            cap_q: credit_gate::cap_q(&s.regs.cfg, &self.params),
         }
     }
 
@@ -298,7 +326,6 @@ impl RateLimiter {
     /// pins shift, the timers tick, the traffic counters count, and nothing else changes.
     #[inline(always)]
     fn cycle_quiet(&mut self, i: &Inputs) -> Outputs {
-        let p = &self.params;
         let s = &mut self.state;
         let bus = &s.regs.axil;
         let mut out = Outputs {
@@ -319,7 +346,7 @@ impl RateLimiter {
         };
         let gate = s
             .gate
-            .gated_cycle(&i.s_axis, i.m_axis_tready, s.rc, &s.regs.cfg, p);
+            .gated_cycle(&i.s_axis, i.m_axis_tready, self.quiet.bpc, self.quiet.cap_q);
         out.s_axis_tready = gate.s_tready;
         s.cnp.shift(i.cnp);
         let active = s.active;

@@ -134,7 +134,7 @@ impl RateLimiter {
             stall: !at.last_loaded,
             ..CycleEvents::default()
         };
-        self.quiet_budget = self.quiet_budget_after_full_cycle();
+        self.quiet = self.quiet_plan();
         Streamed {
             cycles: k,
             loads: at.loads,
@@ -185,7 +185,7 @@ impl RateLimiter {
         c.cnt_stall = before.cnt_stall.wrapping_add(stall.wrapping_mul(k as u32));
         c.cnt_bytes = before.cnt_bytes.wrapping_add(bytes.wrapping_mul(k));
         self.events = probe.events;
-        self.quiet_budget = self.quiet_budget_after_full_cycle();
+        self.quiet = self.quiet_plan();
         Streamed {
             cycles: k,
             loads: k * u64::from(load),
@@ -236,6 +236,6 @@ impl RateLimiter {
             ..CycleEvents::default()
         };
         // The budget is a function of the state: what a full step would have left.
-        self.quiet_budget = self.quiet_budget_after_full_cycle();
+        self.quiet = self.quiet_plan();
     }
 }
