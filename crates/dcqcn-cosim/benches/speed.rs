@@ -8,10 +8,7 @@
 //! its rounds: on a shared machine a burst of load then slows one round of each rather than every
 //! round of one, which would skew the ratio.
 
-use dcqcn_cosim::lockstep::{self, RunSpec};
-use dcqcn_cosim::rtl::{self, Rtl};
-use dcqcn_cosim::scenario;
-use dcqcn_model::{Inputs, RateLimiter};
+use dcqcn_cosim::bench::Recording;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -47,57 +44,16 @@ impl Best {
 }
 
 fn main() {
-    let sc = scenario::by_name("paper-table2").expect("built-in");
-    let spec = RunSpec {
-        scenario: sc.name.into(),
-        params: sc.params(),
-        stimulus: sc.stimulus.clone(),
-        seed: 1,
-        cycles: CHUNK,
-        variant: rtl::width_variant(sc.data_bytes),
-        replay: String::new(),
-        rtl_init_seed: 0,
-        initial_state: None,
-    };
-    let mut inputs: Vec<Inputs> = Vec::with_capacity(CHUNK as usize);
-    let rec = lockstep::run_model(&spec, |_, i, _, _| inputs.push(*i));
+    let rec = Recording::paper_table2(CHUNK);
     println!(
         "stimulus: paper-table2, {} cycles recorded ({} beats, {} CNPs), replayed {REPEAT} times = {CYCLES} cycles per harness",
-        rec.cycles, rec.beats, rec.cnps
+        rec.stats.cycles, rec.stats.beats, rec.stats.cnps
     );
-
-    let ports: Vec<_> = inputs.iter().map(rtl::ports).collect();
     let (mut model, mut bare, mut lock) = (Best::new(), Best::new(), Best::new());
     for _ in 0..ROUNDS {
-        model.round(|| {
-            let mut m = RateLimiter::new(spec.params);
-            let mut acc = 0u64;
-            for _ in 0..REPEAT {
-                for i in &inputs {
-                    let o = m.step(i);
-                    acc = acc.wrapping_add(u64::from(o.s_axis_tready));
-                }
-            }
-            acc ^ u64::from(m.state().rc)
-        });
-        bare.round(|| {
-            let mut r = Rtl::new(&spec.variant).expect("variant");
-            r.run_bare(&ports, REPEAT)
-        });
-        lock.round(|| {
-            let mut m = RateLimiter::new(spec.params);
-            let mut r = Rtl::new(&spec.variant).expect("variant");
-            let mut bad = 0u64;
-            for _ in 0..REPEAT {
-                for i in &inputs {
-                    let o = m.step(i);
-                    let ms = m.snapshot(&o);
-                    r.cycle(i);
-                    bad += u64::from(!r.matches(&ms));
-                }
-            }
-            bad
-        });
+        model.round(|| rec.model(REPEAT));
+        bare.round(|| rec.bare(REPEAT).expect("variant"));
+        lock.round(|| rec.lockstep(REPEAT).expect("variant"));
     }
     let (model_cps, bare_cps, lock_cps) = (
         model.cycles_per_second(),

@@ -17,6 +17,7 @@
 //!
 //! It is not a network simulator and holds no second model of the block.
 
+pub mod bench;
 pub mod coverage;
 pub mod ffi;
 pub mod fuzz;

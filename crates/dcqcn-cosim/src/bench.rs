@@ -1,0 +1,84 @@
+//! The harnesses `make bench` times and `make bench-instructions` counts, on one recorded
+//! stimulus: the model alone, the Verilated RTL in the bridge's bare C++ loop, and the lockstep's
+//! per-cycle work (model, RTL, every field compared). Recording the stimulus first keeps its
+//! generation out of every figure.
+
+use crate::ffi::bridge::PortsIn;
+use crate::lockstep::{self, RunSpec, RunStats};
+use crate::rtl::{self, Rtl};
+use crate::{scenario, CosimError};
+use dcqcn_model::{Inputs, RateLimiter};
+
+/// A recorded stimulus and the run it comes from.
+pub struct Recording {
+    pub spec: RunSpec,
+    pub inputs: Vec<Inputs>,
+    /// The same inputs as the bridge's ports (for the bare loop).
+    pub ports: Vec<PortsIn>,
+    /// What the model saw while recording.
+    pub stats: RunStats,
+}
+
+impl Recording {
+    /// The first `cycles` cycles of the paper-table2 scenario: Table II registers, saturating
+    /// 4096-byte RDMA WRITEs into an emulated switch at 5 Gb/s.
+    pub fn paper_table2(cycles: u64) -> Recording {
+        let sc = scenario::by_name("paper-table2").expect("a built-in scenario");
+        let spec = RunSpec {
+            scenario: sc.name.into(),
+            params: sc.params(),
+            stimulus: sc.stimulus.clone(),
+            seed: 1,
+            cycles,
+            variant: rtl::width_variant(sc.data_bytes),
+            replay: String::new(),
+            rtl_init_seed: 0,
+            initial_state: None,
+        };
+        let mut inputs = Vec::with_capacity(usize::try_from(cycles).unwrap_or(0));
+        let stats = lockstep::run_model(&spec, |_, i, _, _| inputs.push(*i));
+        let ports = inputs.iter().map(rtl::ports).collect();
+        Recording {
+            spec,
+            inputs,
+            ports,
+            stats,
+        }
+    }
+
+    /// The model's `step` over the recording, `repeat` times: a checksum of what it computed.
+    pub fn model(&self, repeat: u32) -> u64 {
+        let mut m = RateLimiter::new(self.spec.params);
+        let mut acc = 0u64;
+        for _ in 0..repeat {
+            for i in &self.inputs {
+                acc = acc.wrapping_add(u64::from(m.step(i).s_axis_tready));
+            }
+        }
+        acc ^ u64::from(m.state().rc)
+    }
+
+    /// The RTL over the recording in the bridge's bare C++ loop (no call into Rust per cycle),
+    /// `repeat` times: a checksum of its outputs.
+    pub fn bare(&self, repeat: u32) -> Result<u64, CosimError> {
+        Ok(Rtl::new(&self.spec.variant)?.run_bare(&self.ports, repeat))
+    }
+
+    /// The lockstep's per-cycle work over the recording, `repeat` times: the model's step, the
+    /// RTL's cycle and the comparison of every field of the two records. Returns the number of
+    /// cycles that differ.
+    pub fn lockstep(&self, repeat: u32) -> Result<u64, CosimError> {
+        let mut m = RateLimiter::new(self.spec.params);
+        let mut r = Rtl::new(&self.spec.variant)?;
+        let mut differ = 0u64;
+        for _ in 0..repeat {
+            for i in &self.inputs {
+                let out = m.step(i);
+                let ms = m.snapshot(&out);
+                r.cycle(i);
+                differ += u64::from(!r.matches(&ms));
+            }
+        }
+        Ok(differ)
+    }
+}
