@@ -386,7 +386,73 @@ macro_rules! record_conversions {
             $( differ |= m.$f != s.$f; )*
             !differ
         }
+
+        /// Copies of `s`, each with one field changed (its lowest bit flipped), in list order.
+        #[cfg(test)]
+        fn one_field_changed(s: &Sample) -> Vec<(&'static str, Sample)> {
+            vec![$({
+                let mut c = *s;
+                tests::Flip::flip(&mut c.$f);
+                (stringify!($f), c)
+            }),*]
+        }
     };
 }
 
 with_record_fields!(record_conversions);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dcqcn_model::snapshot::FIELDS;
+
+    /// A field's value with its lowest bit flipped.
+    pub(super) trait Flip {
+        fn flip(&mut self);
+    }
+    impl Flip for bool {
+        fn flip(&mut self) {
+            *self = !*self;
+        }
+    }
+    macro_rules! flip_int {
+        ($($t:ty),*) => {$(
+            impl Flip for $t {
+                fn flip(&mut self) {
+                    *self ^= 1;
+                }
+            }
+        )*};
+    }
+    flip_int!(u8, u16, u32, u64);
+    impl Flip for [u64; 8] {
+        fn flip(&mut self) {
+            self[0] ^= 1;
+        }
+    }
+
+    /// The per-cycle comparison sees a difference in any one field of the record, and every field
+    /// of spec 7 is in the list.
+    #[test]
+    fn a_difference_in_any_field_is_a_mismatch() {
+        let model = Snapshot::from_model(
+            &Outputs::default(),
+            &State::reset(&dcqcn_model::Params::DEFAULT),
+        );
+        let same = to_sample(&model);
+        assert!(sample_matches(&model, &same));
+        let changed = one_field_changed(&same);
+        assert_eq!(changed.len(), FIELDS.len());
+        for (name, rtl) in changed {
+            assert!(
+                !sample_matches(&model, &rtl),
+                "a change of {name} went unseen"
+            );
+            assert_eq!(
+                model.diff(&from_sample(&rtl)),
+                vec![FIELDS.iter().position(|f| f.name == name).unwrap()],
+                "{name}"
+            );
+        }
+    }
+}
