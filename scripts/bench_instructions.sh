@@ -6,17 +6,17 @@
 set -euo pipefail
 bin=${1:?usage: bench_instructions.sh <per_cycle binary> [repeat]}
 repeat=${2:-4}
-cycles=$((repeat * 65536))
 command -v valgrind >/dev/null || { echo "error: valgrind not found (make deps installs it)" >&2; exit 2; }
+# "<instructions> <cycles replayed>" of one harness (per_cycle prints the cycles it replayed).
 refs() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$1" "$repeat" 2>&1 \
-    | awk '/Collected/ { print $4 }'
+    | awk '/Collected/ { n = $4 } / cycles$/ { c = $2 } END { print n, c }'
 }
-base=$(refs none)
+read -r base cycles < <(refs none)
 printf '%-10s %12s  (%d cycles each, callgrind, the recording subtracted)\n' harness instr/cycle "$cycles"
 declare -A per
 for h in model bare lockstep; do
-  n=$(refs "$h")
+  read -r n _ < <(refs "$h")
   per[$h]=$(awk -v n="$n" -v b="$base" -v c="$cycles" 'BEGIN { printf "%.1f", (n - b) / c }')
   printf '%-10s %12s\n' "$h" "${per[$h]}"
 done

@@ -1,20 +1,18 @@
 //! `make bench`: model-only, lockstep and bare-Verilator speeds on the same recorded stimulus, in
 //! one run, so that the ratios are comparable on a noisy machine.
 //!
-//! The stimulus is the first `CHUNK` cycles of the paper-table2 scenario, recorded once (inputs per
-//! cycle) and replayed `REPEAT` times by each harness, so stimulus generation is not timed and the
-//! recording stays in cache (a 2 M-cycle recording is ~224 MB and would measure memory bandwidth,
-//! not the model). The three harnesses run in turn, `ROUNDS` times, and each figure is the best of
+//! The stimulus is the first `RECORDED_CYCLES` cycles of the paper-table2 scenario, recorded once
+//! (inputs per cycle) and replayed `REPEAT` times by each harness, so stimulus generation is not
+//! timed and the recording stays in cache. The three harnesses run in turn, `ROUNDS` times, and each figure is the best of
 //! its rounds: on a shared machine a burst of load then slows one round of each rather than every
 //! round of one, which would skew the ratio.
 
-use dcqcn_cosim::bench::Recording;
+use dcqcn_cosim::bench::{Recording, RECORDED_CYCLES};
 use std::hint::black_box;
 use std::time::Instant;
 
-const CHUNK: u64 = 65_536;
 const REPEAT: u32 = 16;
-const CYCLES: u64 = CHUNK * REPEAT as u64;
+const CYCLES: u64 = RECORDED_CYCLES * REPEAT as u64;
 const ROUNDS: usize = 9;
 
 /// The best of the rounds of one harness so far.
@@ -44,7 +42,7 @@ impl Best {
 }
 
 fn main() {
-    let rec = Recording::paper_table2(CHUNK);
+    let rec = Recording::paper_table2(RECORDED_CYCLES);
     println!(
         "stimulus: paper-table2, {} cycles recorded ({} beats, {} CNPs), replayed {REPEAT} times = {CYCLES} cycles per harness",
         rec.stats.cycles, rec.stats.beats, rec.stats.cnps

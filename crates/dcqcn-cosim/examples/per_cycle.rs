@@ -2,18 +2,18 @@
 //! runs each under callgrind and divides by the cycles): wall clock on a shared machine is too
 //! noisy to compare two versions of the code, instructions are not.
 //!
-//! `per_cycle <harness> <repeat>`: records the first 65,536 cycles of the paper-table2 scenario (as
-//! `make bench` does, `dcqcn_cosim::bench`) and replays them `repeat` times through `harness`:
+//! `per_cycle <harness> <repeat>`: records the first cycles of the paper-table2 scenario (as
+//! `make bench` does, `dcqcn_cosim::bench`), replays them `repeat` times through `harness` and
+//! prints how many cycles it replayed:
 //! - `none`: nothing (the recording alone, the baseline the others are measured from);
 //! - `model`: the model's `step`;
 //! - `bare`: the Verilated RTL in the bridge's bare C++ loop;
 //! - `lockstep`: the model, the RTL and the comparison of every field every cycle.
 
-use dcqcn_cosim::bench::Recording;
+use dcqcn_cosim::bench::{Recording, RECORDED_CYCLES};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const CHUNK: u64 = 65_536;
 const HARNESSES: [&str; 4] = ["none", "model", "bare", "lockstep"];
 
 fn main() -> ExitCode {
@@ -31,7 +31,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let rec = Recording::paper_table2(CHUNK);
+    let rec = Recording::paper_table2(RECORDED_CYCLES);
     let check = match harness {
         "model" => Ok(rec.model(repeat)),
         "bare" => rec.bare(repeat),
@@ -43,7 +43,7 @@ fn main() -> ExitCode {
     match check {
         Ok(c) => {
             black_box(c);
-            println!("{harness}: {} cycles", u64::from(repeat) * CHUNK);
+            println!("{harness}: {} cycles", u64::from(repeat) * RECORDED_CYCLES);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -9,6 +9,10 @@ use crate::rtl::{self, Rtl};
 use crate::{scenario, CosimError};
 use dcqcn_model::{Inputs, RateLimiter};
 
+/// The cycles `make bench` records (65,536: the recording stays in cache; a 2 M-cycle one is
+/// about 224 MB and would measure memory bandwidth, not the harness).
+pub const RECORDED_CYCLES: u64 = 65_536;
+
 /// A recorded stimulus and the run it comes from.
 pub struct Recording {
     pub spec: RunSpec,

@@ -278,93 +278,9 @@ fn state_sample(state: &State) -> Sample {
     to_sample(&Snapshot::from_model(&registered_outputs(state), state))
 }
 
-/// Calls `$m!` with every field of the comparison record: [`Snapshot`] and the bridge's [`Sample`]
-/// have the same fields under the same names (spec 7), so this one list converts and compares them.
-/// The conversions below name every field of both structs, so a field missing here does not build.
-macro_rules! with_record_fields {
-    ($m:ident) => {
-        $m! {
-            s_axis_tready,
-            m_axis_tvalid,
-            m_axis_tdata,
-            m_axis_tkeep,
-            m_axis_tlast,
-            s_axil_awready,
-            s_axil_wready,
-            s_axil_bvalid,
-            s_axil_bresp,
-            s_axil_arready,
-            s_axil_rvalid,
-            s_axil_rdata,
-            s_axil_rresp,
-            cnp_meta,
-            cnp_sync,
-            cnp_prev,
-            rc,
-            rt,
-            active,
-            alpha,
-            alpha_timer,
-            alpha_pending,
-            dec_timer,
-            dec_pending,
-            inc_timer,
-            byte_cnt,
-            t_stage,
-            b_stage,
-            bpc,
-            credit,
-            cfg_alpha_g,
-            cfg_dec_gain,
-            cfg_stage_threshold,
-            cfg_clamp_tgt,
-            cfg_rai,
-            cfg_rhai,
-            cfg_rmin,
-            cfg_inc_interval,
-            cfg_dec_interval,
-            cfg_alpha_interval,
-            cfg_bypass,
-            cfg_timer_en,
-            cfg_byte_en,
-            cfg_byte_threshold,
-            cfg_credit_cap,
-            cnp_cnt16,
-            cnt_cnp,
-            cnt_dec,
-            cnt_inc_fr,
-            cnt_inc_ai,
-            cnt_inc_hai,
-            cnt_inc_timer,
-            cnt_inc_byte,
-            cnt_stall,
-            cnt_bytes,
-            bytes_hi,
-            cfg_rmax,
-            cfg_rate_first_cnp,
-            cfg_alpha_init,
-            cfg_min_dec_fac,
-            cfg_hai_mult,
-            cfg_scheme,
-            cfg_gate_mask,
-            cfg_fw_rate,
-            cfg_trace_en,
-            cfg_trace_wrap,
-            cfg_trace_sel,
-            trace_count,
-            trace_wptr,
-            trace_lost,
-            trace_time,
-            trace_n_dec,
-            trace_n_byte,
-            trace_n_timer,
-            trace_last_type,
-            trace_last_rc,
-            trace_last_stamp
-        }
-    };
-}
-
+// [`Snapshot`] and the bridge's [`Sample`] have the same fields under the same names (spec 7): the
+// model's list of them converts and compares the two. The conversions name every field of both
+// structs, so a field missing from either does not build.
 macro_rules! record_conversions {
     ($($f:ident),* $(,)?) => {
         /// The RTL's record as the model's type.
@@ -399,7 +315,7 @@ macro_rules! record_conversions {
     };
 }
 
-with_record_fields!(record_conversions);
+dcqcn_model::with_snapshot_fields!(record_conversions);
 
 #[cfg(test)]
 mod tests {

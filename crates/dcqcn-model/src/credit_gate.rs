@@ -109,29 +109,59 @@ impl CreditGate {
 
     /// One cycle of a stream gated by credit alone (no reset, bypass, open scheme or gate mask),
     /// with Rc's bpc `bpc_d` and the cap `cap_q` (Q32.16) given: `comb` and `next` for that case,
-    /// in place, for the model's quiet-cycle fast path. Returns
-    /// the cycle's combinational outputs. `tests/properties.rs` holds the fast path to the full
-    /// one (`comb`, then `next`) cycle by cycle.
+    /// in place, for the model's quiet-cycle fast path (`tests/properties.rs` holds it to the full
+    /// path cycle by cycle). Returns the cycle's combinational outputs.
     #[inline(always)]
     pub fn gated_cycle(&mut self, s: &AxisIn, m_tready: bool, bpc_d: u32, cap_q: u64) -> GateOut {
-        // Bitwise on the flags: each is a plain value, no branch needed.
         let bytes = keep_bytes(s.tkeep);
         let beat_ok = self.credit >= u64::from(bytes) << 16;
+        let o = self.outputs(s, m_tready, false, bytes, beat_ok, bpc_d, cap_q);
+        self.edge(s, m_tready, &o, false);
+        o
+    }
+
+    /// The combinational outputs (spec 5.3) from the offered beat's byte count and whether the
+    /// gate lets it through; `comb` and the fast path's `gated_cycle` both end here. The flags
+    /// are combined bitwise: plain values, no branch.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn outputs(
+        &self,
+        s: &AxisIn,
+        m_tready: bool,
+        rst: bool,
+        bytes: u32,
+        beat_ok: bool,
+        bpc_d: u32,
+        cap_q: u64,
+    ) -> GateOut {
         let room = !self.m_valid | m_tready;
-        let s_tready = room & beat_ok;
+        let s_tready = !rst & room & beat_ok;
         let load = s.tvalid & s_tready;
-        let o = GateOut {
+        GateOut {
             s_tready,
             load,
             bytes_in: if load { bytes } else { 0 },
-            stall: s.tvalid & room & !beat_ok,
+            stall: s.tvalid & room & !beat_ok & !rst,
             bpc_d,
             cap_q,
+        }
+    }
+
+    /// The clock edge from this cycle's outputs `o`, in place (the hot path copies the data beat
+    /// only when one is loaded); `ungated` holds the credit at 0 (bypass, scheme bit 1). `next`
+    /// and `gated_cycle` both end here.
+    #[inline(always)]
+    fn edge(&mut self, s: &AxisIn, m_tready: bool, o: &GateOut, ungated: bool) {
+        self.credit = if ungated {
+            0
+        } else {
+            // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
+            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q)
         };
-        self.credit =
-            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q);
+        // spec 5.1: one cycle of latency from Rc to the credit rate.
         self.bpc = o.bpc_d;
-        if load {
+        if o.load {
             self.m_valid = true;
             self.m_data = s.tdata;
             self.m_keep = s.tkeep;
@@ -139,7 +169,6 @@ impl CreditGate {
         } else {
             self.m_valid &= !m_tready;
         }
-        o
     }
 
     /// `n <= idle_cycles` cycles in closed form: only the credit moves.
@@ -349,42 +378,23 @@ impl Block for CreditGate {
     #[inline(always)]
     fn comb(&self, i: &GateIn<'_>, cfg: &Config, p: &Params) -> GateOut {
         // spec 5.3: tkeep-aware gate; bypass and scheme bit 1 pass ungated, the gate mask blocks
-        // (spec 4.7, 4.9).
-        // The beat's byte count, once: the gate and the loaded bytes both take it.
+        // (spec 4.7, 4.9). The beat's byte count, once: the gate and the loaded bytes both take
+        // it.
         let bytes = keep_bytes(i.s.tkeep);
-        let beat_ok = self.covers(cfg, bytes);
-        let room = !self.m_valid || i.m_tready;
-        let s_tready = !i.rst && room && beat_ok;
-        let load = i.s.tvalid && s_tready;
-        GateOut {
-            s_tready,
-            load,
-            bytes_in: if load { bytes } else { 0 },
-            stall: i.s.tvalid && room && !beat_ok && !i.rst,
-            bpc_d: p.bpc(i.rc),
-            cap_q: cap_q(cfg, p),
-        }
+        self.outputs(
+            i.s,
+            i.m_tready,
+            i.rst,
+            bytes,
+            self.covers(cfg, bytes),
+            p.bpc(i.rc),
+            cap_q(cfg, p),
+        )
     }
 
-    /// In place: the hot path copies the data beat only when one is loaded.
     #[inline(always)]
     fn next(&mut self, i: &GateIn<'_>, o: &GateOut, cfg: &Config, _: &Params) {
-        self.credit = if cfg.ungated() {
-            0
-        } else {
-            // credit >= charge by construction of beat_ok; the sum is at most 49 bits.
-            (self.credit - (u64::from(o.bytes_in) << 16) + u64::from(self.bpc)).min(o.cap_q)
-        };
-        // spec 5.1: one cycle of latency from Rc to the credit rate.
-        self.bpc = o.bpc_d;
-        if o.load {
-            self.m_valid = true;
-            self.m_data = i.s.tdata;
-            self.m_keep = i.s.tkeep;
-            self.m_last = i.s.tlast;
-        } else {
-            self.m_valid &= !i.m_tready;
-        }
+        self.edge(i.s, i.m_tready, o, cfg.ungated());
     }
 }
 

@@ -277,12 +277,11 @@ impl RateLimiter {
     #[inline(always)]
     fn quiet_plan(&self) -> QuietPlan {
         let s = &self.state;
-        let budget =
-            if !self.fast_path || s.dec.dec_pending || s.regs.axil.bvalid || s.regs.axil.rvalid {
-                0
-            } else {
-                self.quiet_cycles_ahead()
-            };
+        let budget = if !self.fast_path || self.full_cycle_pending() {
+            0
+        } else {
+            self.quiet_cycles_ahead()
+        };
         QuietPlan {
             budget,
             bpc: self.params.bpc(s.rc),
@@ -300,9 +299,14 @@ impl RateLimiter {
     /// CNP edge or pending decrease, no bus activity. Shared with the closed-form skip.
     #[inline(always)]
     fn calm(&self, i: &Inputs) -> bool {
+        self.calm_ports(i) && !self.state.cnp.edge() && !self.full_cycle_pending()
+    }
+
+    /// A decrease is pending or a bus response is held: only a full cycle ends either.
+    #[inline(always)]
+    fn full_cycle_pending(&self) -> bool {
         let s = &self.state;
-        let bus = &s.regs.axil;
-        self.calm_ports(i) && !(s.cnp.edge() || s.dec.dec_pending || bus.bvalid || bus.rvalid)
+        s.dec.dec_pending || s.regs.axil.bvalid || s.regs.axil.rvalid
     }
 
     /// How many cycles from now are certainly free of alpha, timer and byte-counter events, given

@@ -106,6 +106,24 @@ macro_rules! snapshot {
                 panic!("field index {idx} out of range")
             }
         }
+
+        field_list_macro! { ($) $($($name)*)* }
+    };
+}
+
+/// Defines [`with_snapshot_fields!`] from the field names (`$d` is a `$` token, so that the
+/// defined macro can have metavariables of its own).
+macro_rules! field_list_macro {
+    (($d:tt) $($name:ident)*) => {
+        /// Calls `$m!` with the name of every field of [`Snapshot`], in declaration order, comma
+        /// separated: for a type that holds the same record under the same names (the lockstep's
+        /// RTL record in dcqcn-cosim), one list to convert and compare it from.
+        #[macro_export]
+        macro_rules! with_snapshot_fields {
+            ($d m:ident) => {
+                $d m! { $($name),* }
+            };
+        }
     };
 }
 
