@@ -15,7 +15,7 @@ refs() {
 read -r base cycles < <(refs none)
 printf '%-10s %12s  (%d cycles each, callgrind, the recording subtracted)\n' harness instr/cycle "$cycles"
 declare -A per
-for h in model bare lockstep; do
+for h in model model-all bare lockstep; do
   read -r n _ < <(refs "$h")
   per[$h]=$(awk -v n="$n" -v b="$base" -v c="$cycles" 'BEGIN { printf "%.1f", (n - b) / c }')
   printf '%-10s %12s\n' "$h" "${per[$h]}"

@@ -6,7 +6,8 @@
 //! `make bench` does, `dcqcn_cosim::bench`), replays them `repeat` times through `harness` and
 //! prints how many cycles it replayed:
 //! - `none`: nothing (the recording alone, the baseline the others are measured from);
-//! - `model`: the model's `step`;
+//! - `model`: the model's `step`, reading the outputs a sender reads (handshakes, tkeep, tlast);
+//! - `model-all`: the model's `step`, reading every output (the data beat and the bus too);
 //! - `bare`: the Verilated RTL in the bridge's bare C++ loop;
 //! - `lockstep`: the model, the RTL and the comparison of every field every cycle.
 
@@ -14,7 +15,7 @@ use dcqcn_cosim::bench::{Recording, RECORDED_CYCLES};
 use std::hint::black_box;
 use std::process::ExitCode;
 
-const HARNESSES: [&str; 4] = ["none", "model", "bare", "lockstep"];
+const HARNESSES: [&str; 5] = ["none", "model", "model-all", "bare", "lockstep"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,13 +28,14 @@ fn main() -> ExitCode {
             }
         },
         _ => {
-            eprintln!("usage: per_cycle none|model|bare|lockstep <repeat>");
+            eprintln!("usage: per_cycle none|model|model-all|bare|lockstep <repeat>");
             return ExitCode::from(2);
         }
     };
     let rec = Recording::paper_table2(RECORDED_CYCLES);
     let check = match harness {
         "model" => Ok(rec.model(repeat)),
+        "model-all" => Ok(rec.model_all_outputs(repeat)),
         "bare" => rec.bare(repeat),
         "lockstep" => rec.lockstep(repeat).inspect(|&differ| {
             assert_eq!(differ, 0, "the lockstep found a difference");

@@ -7,7 +7,7 @@ use crate::ffi::bridge::PortsIn;
 use crate::lockstep::{self, RunSpec, RunStats};
 use crate::rtl::{self, Rtl};
 use crate::{scenario, CosimError};
-use dcqcn_model::{Inputs, RateLimiter};
+use dcqcn_model::{Inputs, Outputs, RateLimiter};
 
 /// The cycles `make bench` records (65,536: the recording stays in cache; a 2 M-cycle one is
 /// about 224 MB and would measure memory bandwidth, not the harness).
@@ -50,13 +50,44 @@ impl Recording {
         }
     }
 
-    /// The model's `step` over the recording, `repeat` times: a checksum of what it computed.
+    /// The model's `step` over the recording, `repeat` times, reading the outputs a sender's loop
+    /// reads (`dcqcn-net`'s senders, the cosim stimulus): the handshakes and the beat's tkeep and
+    /// tlast, not its data. Returns a checksum of them.
     pub fn model(&self, repeat: u32) -> u64 {
+        self.model_with(repeat, |o| {
+            u64::from(o.s_axis_tready)
+                + (u64::from(o.m_axis_tvalid) << 1)
+                + (u64::from(o.m_axis_tlast) << 2)
+                + o.m_axis_tkeep
+        })
+    }
+
+    /// [`Self::model`] reading every output, the data beat and the bus included.
+    pub fn model_all_outputs(&self, repeat: u32) -> u64 {
+        self.model_with(repeat, |o| {
+            let data = o.m_axis_tdata.iter().fold(0u64, |a, w| a ^ w);
+            u64::from(o.s_axis_tready)
+                + (u64::from(o.m_axis_tvalid) << 1)
+                + (u64::from(o.m_axis_tlast) << 2)
+                + o.m_axis_tkeep
+                + data
+                + (u64::from(o.s_axil_awready) << 3)
+                + (u64::from(o.s_axil_wready) << 4)
+                + (u64::from(o.s_axil_bvalid) << 5)
+                + (u64::from(o.s_axil_bresp) << 6)
+                + (u64::from(o.s_axil_arready) << 8)
+                + (u64::from(o.s_axil_rvalid) << 9)
+                + (u64::from(o.s_axil_rresp) << 10)
+                + (u64::from(o.s_axil_rdata) << 12)
+        })
+    }
+
+    fn model_with(&self, repeat: u32, read: impl Fn(&Outputs) -> u64) -> u64 {
         let mut m = RateLimiter::new(self.spec.params);
         let mut acc = 0u64;
         for _ in 0..repeat {
             for i in &self.inputs {
-                acc = acc.wrapping_add(u64::from(m.step(i).s_axis_tready));
+                acc = acc.wrapping_add(read(&m.step(i)));
             }
         }
         acc ^ u64::from(m.state().rc)

@@ -200,6 +200,12 @@ pub struct RateLimiter {
     quiet: QuietPlan,
     /// Use the quiet-cycle fast path (on by default; off only to test it against the full path).
     fast_path: bool,
+    /// The outputs of the last full cycle. `step` returns a copy of them rather than letting
+    /// `cycle_full` write into its return value: the full path is an out-of-line call, and a
+    /// return slot it writes through would have to hold every output of every cycle in memory,
+    /// so a caller reading a few outputs of a quiet cycle (a sender: the handshakes) would pay
+    /// for the other fields, the 64-byte data beat among them. A cache, not state.
+    full_out: Outputs,
 }
 
 impl RateLimiter {
@@ -210,6 +216,7 @@ impl RateLimiter {
             events: CycleEvents::default(),
             quiet: QuietPlan::NONE,
             fast_path: true,
+            full_out: Outputs::default(),
         }
     }
 
@@ -254,9 +261,9 @@ impl RateLimiter {
             self.quiet.budget -= 1;
             self.cycle_quiet(i)
         } else {
-            let out = self.cycle_full(i);
+            self.full_out = self.cycle_full(i);
             self.quiet = self.quiet_plan();
-            out
+            self.full_out
         }
     }
 
