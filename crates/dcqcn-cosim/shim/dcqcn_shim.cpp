@@ -6,7 +6,9 @@
 #include "dcqcn-cosim/src/ffi.rs.h"
 
 #include <array>
+#include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -77,40 +79,57 @@ inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_
     X(s_axil_rvalid) \
     X(s_axil_rdata) \
     X(s_axil_rresp)
-#define DCQCN_REGISTERS(X) \
+// The registers by width, in the order the wrapper declares its st_ ports and Sample lists them.
+#define DCQCN_REGISTERS_8(X) \
     X(cnp_meta) \
     X(cnp_sync) \
     X(cnp_prev) \
-    X(rc) \
-    X(rt) \
     X(active) \
-    X(alpha) \
-    X(alpha_timer) \
     X(alpha_pending) \
-    X(dec_timer) \
     X(dec_pending) \
-    X(inc_timer) \
-    X(byte_cnt) \
     X(t_stage) \
     X(b_stage) \
-    X(bpc) \
-    X(credit) \
-    X(cfg_alpha_g) \
     X(cfg_dec_gain) \
     X(cfg_stage_threshold) \
     X(cfg_clamp_tgt) \
+    X(cfg_bypass) \
+    X(cfg_timer_en) \
+    X(cfg_byte_en) \
+    X(cfg_hai_mult) \
+    X(cfg_scheme) \
+    X(cfg_gate_mask) \
+    X(cfg_trace_en) \
+    X(cfg_trace_wrap) \
+    X(cfg_trace_sel) \
+    X(trace_count) \
+    X(trace_wptr) \
+    X(trace_lost) \
+    X(trace_last_type)
+#define DCQCN_REGISTERS_16(X) \
+    X(alpha) \
+    X(alpha_timer) \
+    X(dec_timer) \
+    X(cfg_alpha_g) \
+    X(cfg_dec_interval) \
+    X(cfg_alpha_interval) \
+    X(cnp_cnt16) \
+    X(cfg_alpha_init) \
+    X(cfg_min_dec_fac) \
+    X(trace_n_dec) \
+    X(trace_n_byte) \
+    X(trace_n_timer)
+#define DCQCN_REGISTERS_32(X) \
+    X(rc) \
+    X(rt) \
+    X(inc_timer) \
+    X(byte_cnt) \
+    X(bpc) \
     X(cfg_rai) \
     X(cfg_rhai) \
     X(cfg_rmin) \
     X(cfg_inc_interval) \
-    X(cfg_dec_interval) \
-    X(cfg_alpha_interval) \
-    X(cfg_bypass) \
-    X(cfg_timer_en) \
-    X(cfg_byte_en) \
     X(cfg_byte_threshold) \
     X(cfg_credit_cap) \
-    X(cnp_cnt16) \
     X(cnt_cnp) \
     X(cnt_dec) \
     X(cnt_inc_fr) \
@@ -119,29 +138,45 @@ inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_
     X(cnt_inc_timer) \
     X(cnt_inc_byte) \
     X(cnt_stall) \
-    X(cnt_bytes) \
     X(bytes_hi) \
     X(cfg_rmax) \
     X(cfg_rate_first_cnp) \
-    X(cfg_alpha_init) \
-    X(cfg_min_dec_fac) \
-    X(cfg_hai_mult) \
-    X(cfg_scheme) \
-    X(cfg_gate_mask) \
     X(cfg_fw_rate) \
-    X(cfg_trace_en) \
-    X(cfg_trace_wrap) \
-    X(cfg_trace_sel) \
-    X(trace_count) \
-    X(trace_wptr) \
-    X(trace_lost) \
     X(trace_time) \
-    X(trace_n_dec) \
-    X(trace_n_byte) \
-    X(trace_n_timer) \
-    X(trace_last_type) \
     X(trace_last_rc) \
     X(trace_last_stamp)
+#define DCQCN_REGISTERS_64(X) \
+    X(credit) \
+    X(cnt_bytes)
+
+// A run of one width's registers, in list order, is in one piece when each field starts where the
+// one before it ends, both in the Verilated root instance and in Sample.
+template <typename T>
+bool one_piece(std::initializer_list<const T*> from, std::initializer_list<const T*> to) {
+    const auto at = [](const T* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    std::size_t k = 0;
+    for (auto f = from.begin(), t = to.begin(); f != from.end(); ++f, ++t, ++k) {
+        if (at(*f) != at(*from.begin()) + k * sizeof(T) || at(*t) != at(*to.begin()) + k * sizeof(T)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+#define DCQCN_ROOT_AT(f) &r->st_##f,
+#define DCQCN_SAMPLE_AT(f) &o.f,
+#define DCQCN_SAMPLE(f) o.f = r->st_##f;
+// Whether run LIST of T is in one piece in r and o.
+#define DCQCN_ONE_PIECE(T, LIST) one_piece<T>({LIST(DCQCN_ROOT_AT)}, {LIST(DCQCN_SAMPLE_AT)})
+// Copies run LIST of T from r to o: whole if `whole`, else field by field.
+#define DCQCN_COPY_RUN(whole, T, LIST) \
+    if (whole) { \
+        const T* from[] = {LIST(DCQCN_ROOT_AT)}; \
+        T* to[] = {LIST(DCQCN_SAMPLE_AT)}; \
+        std::memcpy(to[0], from[0], sizeof(from) / sizeof(from[0]) * sizeof(T)); \
+    } else { \
+        LIST(DCQCN_SAMPLE) \
+    }
 
 template <typename V>
 class DutImpl final : public Dut {
@@ -156,6 +191,11 @@ public:
         top_->clk = 0;
         top_->inj_clk = 0;
         top_->eval();
+        const auto* r = top_->rootp;
+        Sample o{};
+        one_piece_ = {DCQCN_ONE_PIECE(uint8_t, DCQCN_REGISTERS_8), DCQCN_ONE_PIECE(uint16_t, DCQCN_REGISTERS_16),
+                      DCQCN_ONE_PIECE(uint32_t, DCQCN_REGISTERS_32), DCQCN_ONE_PIECE(uint64_t, DCQCN_REGISTERS_64)};
+        whole_ = one_piece_;
     }
     ~DutImpl() override { top_->final(); }
 
@@ -283,20 +323,32 @@ public:
         return sum;
     }
 
+    uint32_t copy_whole_runs(bool allow) override {
+        uint32_t n = 0;
+        for (std::size_t k = 0; k < whole_.size(); ++k) {
+            whole_[k] = allow && one_piece_[k];
+            n += whole_[k];
+        }
+        return n;
+    }
+
 private:
     template <typename R>
     static void sample_outputs(const R* r, Sample& o) {
         get_data(o.m_axis_tdata, r->m_axis_tdata);
-#define DCQCN_SAMPLE(f) o.f = r->f;
-        DCQCN_PORT_OUTPUTS(DCQCN_SAMPLE)
-#undef DCQCN_SAMPLE
+#define DCQCN_SAMPLE_PORT(f) o.f = r->f;
+        DCQCN_PORT_OUTPUTS(DCQCN_SAMPLE_PORT)
+#undef DCQCN_SAMPLE_PORT
     }
 
+    // Every register, a run at a time: the lockstep copies all of them every cycle, and a run in
+    // one piece is a few wide moves where field by field is a load and a store per register.
     template <typename R>
-    static void sample_registers(const R* r, Sample& o) {
-#define DCQCN_SAMPLE(f) o.f = r->st_##f;
-        DCQCN_REGISTERS(DCQCN_SAMPLE)
-#undef DCQCN_SAMPLE
+    void sample_registers(const R* r, Sample& o) const {
+        DCQCN_COPY_RUN(whole_[0], uint8_t, DCQCN_REGISTERS_8)
+        DCQCN_COPY_RUN(whole_[1], uint16_t, DCQCN_REGISTERS_16)
+        DCQCN_COPY_RUN(whole_[2], uint32_t, DCQCN_REGISTERS_32)
+        DCQCN_COPY_RUN(whole_[3], uint64_t, DCQCN_REGISTERS_64)
     }
 
     static void apply(V* t, const PortsIn& i) {
@@ -320,6 +372,10 @@ private:
 
     VerilatedContext ctx_;
     std::unique_ptr<V> top_;
+    // Per register run (8, 16, 32, 64 bits): in one piece in this instance and in Sample; copied
+    // whole (copy_whole_runs).
+    std::array<bool, 4> one_piece_{};
+    std::array<bool, 4> whole_{};
 };
 
 struct Entry {

@@ -27,6 +27,12 @@ pub mod bridge {
     }
 
     /// Outputs of a cycle (before the edge) and registers after the edge.
+    ///
+    /// The registers come in four runs by width (8, 16, 32, 64 bits), each in the order the
+    /// cosim wrapper declares its `st_` ports (`verilator/dcqcn_cosim_top.sv`), one-bit registers
+    /// as bytes (0 or 1, as the Verilated model stores them): Verilator lays a module's ports of
+    /// one width out in declaration order, so the shim copies a run whole where the Verilated
+    /// instance has it in one piece (it checks that once per instance, `dcqcn_shim.cpp`).
     #[derive(Clone, Copy, Debug, Default)]
     struct Sample {
         s_axis_tready: bool,
@@ -42,39 +48,56 @@ pub mod bridge {
         s_axil_rvalid: bool,
         s_axil_rdata: u32,
         s_axil_rresp: u8,
-        cnp_meta: bool,
-        cnp_sync: bool,
-        cnp_prev: bool,
-        rc: u32,
-        rt: u32,
-        active: bool,
-        alpha: u16,
-        alpha_timer: u16,
-        alpha_pending: bool,
-        dec_timer: u16,
-        dec_pending: bool,
-        inc_timer: u32,
-        byte_cnt: u32,
+        // 8-bit registers
+        cnp_meta: u8,
+        cnp_sync: u8,
+        cnp_prev: u8,
+        active: u8,
+        alpha_pending: u8,
+        dec_pending: u8,
         t_stage: u8,
         b_stage: u8,
-        bpc: u32,
-        credit: u64,
-        cfg_alpha_g: u16,
         cfg_dec_gain: u8,
         cfg_stage_threshold: u8,
-        cfg_clamp_tgt: bool,
+        cfg_clamp_tgt: u8,
+        cfg_bypass: u8,
+        cfg_timer_en: u8,
+        cfg_byte_en: u8,
+        cfg_hai_mult: u8,
+        cfg_scheme: u8,
+        cfg_gate_mask: u8,
+        cfg_trace_en: u8,
+        cfg_trace_wrap: u8,
+        cfg_trace_sel: u8,
+        trace_count: u8,
+        trace_wptr: u8,
+        trace_lost: u8,
+        trace_last_type: u8,
+        // 16-bit registers
+        alpha: u16,
+        alpha_timer: u16,
+        dec_timer: u16,
+        cfg_alpha_g: u16,
+        cfg_dec_interval: u16,
+        cfg_alpha_interval: u16,
+        cnp_cnt16: u16,
+        cfg_alpha_init: u16,
+        cfg_min_dec_fac: u16,
+        trace_n_dec: u16,
+        trace_n_byte: u16,
+        trace_n_timer: u16,
+        // 32-bit registers
+        rc: u32,
+        rt: u32,
+        inc_timer: u32,
+        byte_cnt: u32,
+        bpc: u32,
         cfg_rai: u32,
         cfg_rhai: u32,
         cfg_rmin: u32,
         cfg_inc_interval: u32,
-        cfg_dec_interval: u16,
-        cfg_alpha_interval: u16,
-        cfg_bypass: bool,
-        cfg_timer_en: bool,
-        cfg_byte_en: bool,
         cfg_byte_threshold: u32,
         cfg_credit_cap: u32,
-        cnp_cnt16: u16,
         cnt_cnp: u32,
         cnt_dec: u32,
         cnt_inc_fr: u32,
@@ -83,29 +106,16 @@ pub mod bridge {
         cnt_inc_timer: u32,
         cnt_inc_byte: u32,
         cnt_stall: u32,
-        cnt_bytes: u64,
         bytes_hi: u32,
         cfg_rmax: u32,
         cfg_rate_first_cnp: u32,
-        cfg_alpha_init: u16,
-        cfg_min_dec_fac: u16,
-        cfg_hai_mult: bool,
-        cfg_scheme: u8,
-        cfg_gate_mask: bool,
         cfg_fw_rate: u32,
-        cfg_trace_en: bool,
-        cfg_trace_wrap: bool,
-        cfg_trace_sel: u8,
-        trace_count: u8,
-        trace_wptr: u8,
-        trace_lost: bool,
         trace_time: u32,
-        trace_n_dec: u16,
-        trace_n_byte: u16,
-        trace_n_timer: u16,
-        trace_last_type: u8,
         trace_last_rc: u32,
         trace_last_stamp: u32,
+        // 64-bit registers
+        credit: u64,
+        cnt_bytes: u64,
     }
 
     /// One entry of the event trace's storage `trace_mem` (spec 4.10), loaded by `inject` only
@@ -149,6 +159,10 @@ pub mod bridge {
         /// Bare C++ loop over `inputs` (no per-cycle call into Rust), for the benchmark. Returns a
         /// checksum of the outputs so the work cannot be optimised away.
         fn run_bare(self: Pin<&mut Dut>, inputs: &[PortsIn], repeat: u32) -> u64;
+        /// Whether `step` may copy a run of registers whole (see `Sample`) where the instance
+        /// holds it in one piece (the default), or copies every register field by field; returns
+        /// how many of the four runs it now copies whole.
+        fn copy_whole_runs(self: Pin<&mut Dut>, allow: bool) -> u32;
     }
 }
 
