@@ -33,7 +33,7 @@ pub mod bridge {
     /// as bytes (0 or 1, as the Verilated model stores them): Verilator lays a module's ports of
     /// one width out in declaration order, so the shim copies a run whole where the Verilated
     /// instance has it in one piece (it checks that once per instance, `dcqcn_shim.cpp`).
-    #[derive(Clone, Copy, Debug, Default)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
     struct Sample {
         s_axis_tready: bool,
         m_axis_tvalid: bool,
