@@ -8,6 +8,12 @@
 // Not for synthesis: the st_* outputs are hierarchical references into the instance `dut`, read by
 // the lockstep shim after each rising edge. Ports other than st_* pass through unchanged.
 //
+// The order of the st_* ports of one width (1-8, 9-16, 17-32, 33-64 bits) is the order of that
+// run in the bridge's Sample (crates/dcqcn-cosim/src/ffi.rs) and the shim's lists: Verilator lays
+// the ports of one width out in declaration order, and the shim copies each run whole where it is
+// in one piece. A new register goes in all three at the same place in its run
+// (rtl::tests::whole_runs_copy_what_field_by_field_copies fails if a run is not in one piece).
+//
 // The same wrapper serves the VHDL twin (rtl/vhdl/) when built with DCQCN_VHDL_TWIN defined:
 // `dut` is then the Verilog that `ghdl --synth` makes of it (scripts/vhdl2verilog.py), whose
 // generics are fixed at synthesis, and the st_* assignments are the generated
