@@ -54,23 +54,14 @@ impl Recording {
     /// reads (`dcqcn-net`'s senders, the cosim stimulus): the handshakes and the beat's tkeep and
     /// tlast, not its data. Returns a checksum of them.
     pub fn model(&self, repeat: u32) -> u64 {
-        self.model_with(repeat, |o| {
-            u64::from(o.s_axis_tready)
-                + (u64::from(o.m_axis_tvalid) << 1)
-                + (u64::from(o.m_axis_tlast) << 2)
-                + o.m_axis_tkeep
-        })
+        self.model_with(repeat, sender_outputs)
     }
 
     /// [`Self::model`] reading every output, the data beat and the bus included.
     pub fn model_all_outputs(&self, repeat: u32) -> u64 {
         self.model_with(repeat, |o| {
-            let data = o.m_axis_tdata.iter().fold(0u64, |a, w| a ^ w);
-            u64::from(o.s_axis_tready)
-                + (u64::from(o.m_axis_tvalid) << 1)
-                + (u64::from(o.m_axis_tlast) << 2)
-                + o.m_axis_tkeep
-                + data
+            sender_outputs(o)
+                + o.m_axis_tdata.iter().fold(0u64, |a, w| a ^ w)
                 + (u64::from(o.s_axil_awready) << 3)
                 + (u64::from(o.s_axil_wready) << 4)
                 + (u64::from(o.s_axil_bvalid) << 5)
@@ -116,4 +107,13 @@ impl Recording {
         }
         Ok(differ)
     }
+}
+
+/// A checksum of the outputs a sender's loop reads: the handshakes, the beat's tkeep and tlast.
+#[inline(always)]
+fn sender_outputs(o: &Outputs) -> u64 {
+    u64::from(o.s_axis_tready)
+        + (u64::from(o.m_axis_tvalid) << 1)
+        + (u64::from(o.m_axis_tlast) << 2)
+        + o.m_axis_tkeep
 }
