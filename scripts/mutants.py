@@ -44,6 +44,7 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 RTL = ROOT / "rtl"
@@ -453,27 +454,61 @@ def vhdl_candidates(path):
     return found
 
 
-def vhdl_elaborates(file, old, new, scratch):
-    """GHDL analyses and synthesises the mutated twin (the path the variant is built by)."""
-    shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(RTL / "vhdl", scratch)
-    t = scratch / pathlib.Path(file).name
-    t.write_text(t.read_text().replace(old, new, 1))
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "vhdl2verilog.py"), "--data-bytes", "8",
-                        "--src", str(scratch), "--out", str(scratch / "dcqcn_rl.v")],
-                       capture_output=True, text=True)
-    return r.returncode == 0
+VARIANTS = tomllib.loads((ROOT / "crates" / "dcqcn-cosim" / "variants.toml").read_text())
 
 
-def elaborates(file, old, new, scratch):
+def rate_sets(rates_arg):
+    """The rate sets of variants.toml a mutant is built at: 10 GbE and each set named in `--rates`."""
+    sets = [VARIANTS["rates"][0]]
+    for name in (x.strip() for x in rates_arg.split(",")):
+        if not name:
+            continue
+        r = next((r for r in VARIANTS["rates"][1:] if r["suffix"] == f"-{name}"), None)
+        if r is None:
+            known = ", ".join(r["suffix"][1:] for r in VARIANTS["rates"][1:])
+            sys.exit(f"mutants.py: --rates: unknown rate set `{name}` (known: {known})")
+        sets.append(r)
+    return sets
+
+
+def builds(file, old, new, scratch, rates):
+    """Whether the mutated RTL builds as crates/dcqcn-cosim/build.rs builds a mutant variant, at
+    every rate set in `rates`: the same sources and wrapper, the same Verilator flags from
+    variants.toml (--lint-only instead of --cc), the same parameters; for the VHDL twin first the
+    same scripts/vhdl2verilog.py run (ghdl --synth with the generics, the wrapper's state and
+    injection files)."""
+    vhdl = file.startswith("vhdl/")
     shutil.rmtree(scratch, ignore_errors=True)
-    shutil.copytree(RTL, scratch)
-    t = scratch / file
+    shutil.copytree(RTL / "vhdl" if vhdl else RTL, scratch)
+    t = scratch / (pathlib.Path(file).name if vhdl else file)
     t.write_text(t.read_text().replace(old, new, 1))
-    r = subprocess.run(["verilator", "--lint-only", "-Wno-fatal", "-Wno-lint", "-Wno-style", f"-I{scratch}",
-                        "--top-module", "dcqcn_rl"] + sorted(str(p) for p in scratch.glob("*.sv")),
-                       capture_output=True, text=True)
-    return r.returncode == 0
+    flags = VARIANTS["flags"]
+    lint = [("--lint-only" if f == "--cc" else f)
+            for f in flags["common"] + (flags["vhdl"] if vhdl else []) + flags["mutant"]]
+    for r in rates:
+        params = ["-GDATA_BYTES=8", f"-GCLK_FREQ_HZ=32'd{r['clk_hz']}", f"-GLINE_RATE=32'd{r['line_rate']}"]
+        if vhdl:
+            out = scratch / f"verilog{r['suffix']}"
+            out.mkdir()
+            g = subprocess.run([sys.executable, str(ROOT / "scripts" / "vhdl2verilog.py"), "--data-bytes=8",
+                                f"--clk-freq-hz={r['clk_hz']}", f"--line-rate={r['line_rate']}",
+                                "--src", str(scratch), "--out", str(out / "dcqcn_rl.v"),
+                                "--state", str(out / "dcqcn_cosim_state.svh"),
+                                "--inject", str(out / "dcqcn_cosim_inject.svh"),
+                                "--ghdl", os.environ.get("GHDL", "ghdl")],
+                               capture_output=True, text=True)
+            if g.returncode != 0:
+                return False
+            sources, inc = [str(out / "dcqcn_rl.v")], out
+        else:
+            sources, inc = sorted(str(p) for p in scratch.glob("*.sv")), scratch
+        v = subprocess.run([os.environ.get("VERILATOR", "verilator")] + lint
+                           + ["--top-module", "dcqcn_cosim_top"] + params + [f"-I{inc}"]
+                           + sources + [str(ROOT / "verilator" / "dcqcn_cosim_top.sv")],
+                           capture_output=True, text=True)
+        if v.returncode != 0:
+            return False
+    return True
 
 
 def toml_str(s):
@@ -667,10 +702,18 @@ def summary(rows, args):
     return lines
 
 
-def render(rows, args, build_s, fuzz_s):
+def render(rows, args, build_s, fuzz_s, control=()):
     rate = case_rate(rows)
     have_before = any(r.get("before") for r in rows)
-    lines = [f"{'mutant':<48} {'category':<9} {'after':<9} {'case':>5} {'~s':>5} {'rates':<5} {'inj':<3}"
+    lines = []
+    for c in control:
+        runs = "; ".join(f"{w}: {c[w]['status'] if c[w]['status'] != 'survived' else '0 mismatches'} "
+                         f"in {c[w].get('cases', '?')} cases, {c[w]['seconds']:.0f} s"
+                         for w in ("after", "before") if c.get(w))
+        lines.append(f"control {c['variant']} (the unmutated RTL, same seed and budgets): {runs}")
+    if not control:
+        lines.append("control: none recorded (a campaign before the control run existed)")
+    lines += [f"{'mutant':<48} {'category':<9} {'after':<9} {'case':>5} {'~s':>5} {'rates':<5} {'inj':<3}"
              + ("  before    case" if have_before else "") + "  first field"]
     for r in rows:
         a, b = r["after"], r.get("before")
@@ -740,13 +783,15 @@ def main():
         data = json.loads((OUT / "results.json").read_text())
         rows = data["rows"] if isinstance(data, dict) else data
         build_s, fuzz_s = (data.get("build_s", 0), data.get("fuzz_s", 0)) if isinstance(data, dict) else (0, 0)
-        report = render(rows, args, build_s, fuzz_s)
+        control = data.get("control", []) if isinstance(data, dict) else []
+        report = render(rows, args, build_s, fuzz_s, control)
         (OUT / "report.txt").write_text(report + "\n")
         print(report)
         k, n = rate(rows)
         return 0 if k * 100 >= 95 * max(1, n) else 1
 
     picked = []
+    rates = rate_sets(args.rates)
     changed = changed_lines(args.since) if args.since else None
 
     def restrict(cands):
@@ -759,7 +804,7 @@ def main():
         cands = restrict(cands)
         report_sites("SV", cands)
         picked += stratified(cands, args.sample, args.sample_seed,
-                             lambda c: elaborates(c[0], c[3], c[4], OUT / "scratch"))
+                             lambda c: builds(c[0], c[3], c[4], OUT / "scratch", rates))
     if args.hdl in ("vhdl", "both"):
         cands = []
         for path in sorted((RTL / "vhdl").glob("dcqcn_*.vhd")):
@@ -769,7 +814,7 @@ def main():
         report_sites("VHDL", cands)
         n = args.sample if args.hdl == "vhdl" or args.sample_vhdl is None else args.sample_vhdl
         picked += stratified(cands, n, args.sample_seed,
-                             lambda c: vhdl_elaborates(c[0], c[3], c[4], OUT / "scratch"))
+                             lambda c: builds(c[0], c[3], c[4], OUT / "scratch", rates))
     defs = OUT / "defs"
     defs.mkdir(parents=True, exist_ok=True)
     chosen = []
@@ -828,7 +873,39 @@ def main():
         name, which, variant, secs, before = task
         return name, which, fuzz_run(dcqcn, variant, secs, args, runs / f"{name}-{which}.json", before)
 
+    # The control: the unmutated RTL of each HDL in the campaign, fuzzed exactly as a mutant is
+    # (same seed, cycles, budgets, one job per run, its rate siblings), first. A failure there is a
+    # false kill waiting in every mutant's run, so the campaign stops before it measures anything.
+    hdls = {"sv": ["sv"], "vhdl": ["vhdl"], "both": ["sv", "vhdl"]}[args.hdl]
+    control_tasks = []
+    for hdl in hdls:
+        base = {"sv": "w8", "vhdl": "vhdl-w8"}[hdl]
+        control_tasks.append((f"control-{base}", "after", base, args.seconds, False))
+        if args.before_seconds > 0:
+            control_tasks.append((f"control-{base}", "before", base, args.before_seconds, True))
+    print(f"control: the unmutated RTL ({', '.join(sorted({t[2] for t in control_tasks}))}) for the same budgets",
+          flush=True)
+    control = {}
     t1 = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for name, which, res in pool.map(attack, control_tasks):
+            control.setdefault(name, {"name": name, "variant": name[len("control-"):]})[which] = res
+            print(f"  {name:<48} {which:<6} {res['status']:<9} {res['seconds']:>6.1f}s"
+                  f"{'  ' + str(res.get('cases')) + ' cases' if res.get('cases') else ''}", flush=True)
+    control = list(control.values())
+    failed = [(c["name"], w, c[w]) for c in control for w in ("after", "before")
+              if c.get(w) and c[w]["status"] != "survived"]
+    if failed:
+        (OUT / "results.json").write_text(json.dumps({"control": control, "rows": []}, indent=1) + "\n")
+        for name, which, res in failed:
+            print(f"error: control {name} ({which}): the unmutated RTL {res['status']}"
+                  f"{' at case ' + str(res.get('case')) + ', field ' + res.get('field', '') if res.get('case') is not None else ''}"
+                  f"{': ' + res['error'] if res.get('error') else ''}; replay: dcqcn fuzz --replay "
+                  f"{runs / (name + '-' + which + '.json')}", file=sys.stderr)
+        print("error: the fuzzer fails the correct RTL within the budget, so a kill measures nothing: "
+              "fix the harness (or the RTL) first", file=sys.stderr)
+        return 2
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         for name, which, res in pool.map(attack, tasks):
             rows[name][which] = res
@@ -839,9 +916,10 @@ def main():
         if r["equivalent"]:
             r["after"] = {"status": "equivalent", "seconds": 0.0}
 
-    report = render(rows, args, build_s, fuzz_s)
+    report = render(rows, args, build_s, fuzz_s, control)
     (OUT / "report.txt").write_text(report + "\n")
-    (OUT / "results.json").write_text(json.dumps({"build_s": build_s, "fuzz_s": fuzz_s, "rows": rows}, indent=1) + "\n")
+    (OUT / "results.json").write_text(json.dumps({"build_s": build_s, "fuzz_s": fuzz_s, "control": control,
+                                                  "rows": rows}, indent=1) + "\n")
     print(report)
     k, n = rate(rows)
     return 0 if k * 100 >= 95 * max(1, n) else 1

@@ -1,12 +1,12 @@
 //! Verilates the RTL once per variant and compiles it with the C++ shim. Variants: the
 //! SystemVerilog at beat widths 8/32/64 (`w8`...) at 10 GbE / 156.25 MHz, at 8-byte beats also at the
-//! other line rates and clocks of [`RATES`] (`w8-1g`, `w8-25g`, `w8-lmax`), the VHDL twin through
+//! other line rates and clocks of variants.toml (`w8-1g`, `w8-25g`, `w8-lmax`), the VHDL twin through
 //! `ghdl --synth` at the same widths and rates (`vhdl-w8`, `vhdl-w8-25g`...), and with feature
 //! `mutants` each deliberately defective copy from verilator/mutants/ (of the SV or of the VHDL, by
 //! the mutated file's extension).
 //!
 //! Every Verilator warning stops the build (no `-Wno-fatal`), so an illegal parameter stops it with
-//! the RTL's own `$fatal` message (spec 2), except the ones named in [`verilator_flags`]: the
+//! the RTL's own `$fatal` message (spec 2), except the ones named in verilator-flags.toml: the
 //! wrapper's state injection drives each register from a second process by design
 //! (MULTIDRIVEN), and GHDL's Verilog writer has its own style (COMBDLY, INITIALDLY, no timescale).
 //! Mutants may provoke lint warnings by their change; they keep `-Wno-fatal` with
@@ -47,54 +47,42 @@ struct Variant {
     mutant: bool,
 }
 
-/// The (suffix, CLK_FREQ_HZ, LINE_RATE, what) sets built; the first at every beat width, the others
-/// at 8-byte beats (spec 2: what K becomes at each is in its table).
-const RATES: &[(&str, u32, u32, &str)] = &[
-    ("", 156_250_000, 1_250_000_000, "10 GbE at 156.25 MHz"),
-    ("-1g", 125_000_000, 125_000_000, "1 GbE at 125 MHz"),
-    (
-        "-25g",
-        390_625_000,
-        3_125_000_000,
-        "25 GbE at 390.625 MHz (L above 2^31)",
-    ),
-    (
-        "-lmax",
-        250_000_000,
-        u32::MAX,
-        "L = 2^32 - 1 B/s (the largest the rate registers hold) at 250 MHz",
-    ),
-];
+/// variants.toml (which scripts/mutants.py reads too): the rate sets and the Verilator flags.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantsFile {
+    rates: Vec<Rates>,
+    flags: Flags,
+}
+
+/// A (CLK_FREQ_HZ, LINE_RATE) set: the first of the file's at every beat width, the others at
+/// 8-byte beats (spec 2: what K becomes at each is in its table).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rates {
+    suffix: String,
+    clk_hz: u32,
+    line_rate: u32,
+    what: String,
+}
 
 /// The Verilator flags of every variant (beside its sources, prefix, directory and parameters).
-fn verilator_flags(hdl: Hdl, mutant: bool) -> Vec<&'static str> {
-    let mut f = vec![
-        "--cc",
-        "--no-timing",
-        "-O3",
-        "--x-assign",
-        "fast",
-        // Initial register values come from the context's randReset setting at construction
-        // (zeros unless a run asks for random ones); no runtime cost.
-        "--x-initial",
-        "unique",
-        // the wrapper's in_* ports and inj_clk (spec 4.8): a second process writes every
-        // register, by design
-        "-DDCQCN_INJECT",
-        "-Wno-MULTIDRIVEN",
-    ];
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Flags {
+    common: Vec<String>,
+    vhdl: Vec<String>,
+    mutant: Vec<String>,
+}
+
+/// The flags of a variant of `hdl` (a mutant or not).
+fn verilator_flags(flags: &Flags, hdl: Hdl, mutant: bool) -> Vec<String> {
+    let mut f = flags.common.clone();
     if hdl == Hdl::Vhdl {
-        // GHDL's Verilog: `<=` in `always @*` and `initial`, no `timescale
-        f.extend([
-            "-DDCQCN_VHDL_TWIN",
-            "-Wno-COMBDLY",
-            "-Wno-INITIALDLY",
-            "--timescale",
-            "1ns/1ps",
-        ]);
+        f.extend(flags.vhdl.iter().cloned());
     }
     if mutant {
-        f.extend(["-Wno-fatal", "-Werror-USERFATAL"]);
+        f.extend(flags.mutant.iter().cloned());
     }
     f
 }
@@ -136,6 +124,11 @@ fn main() {
 
     let verilator = which_verilator();
     let vroot = verilator_root(&verilator);
+    let variants_file = crate_dir.join("variants.toml");
+    println!("cargo:rerun-if-changed={}", variants_file.display());
+    let VariantsFile { rates, flags } =
+        toml::from_str(&fs::read_to_string(&variants_file).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", variants_file.display()));
 
     let widths: Vec<u32> = env::var("DCQCN_WIDTHS")
         .unwrap_or_else(|_| "8,32,64".into())
@@ -157,16 +150,16 @@ fn main() {
         ),
     ] {
         for &w in &widths {
-            for (k, &(suffix, clk_hz, line_rate, rates)) in RATES.iter().enumerate() {
+            for (k, r) in rates.iter().enumerate() {
                 if k > 0 && w != 8 {
                     continue;
                 }
                 variants.push(Variant {
-                    name: format!("{prefix}{w}{suffix}"),
+                    name: format!("{prefix}{w}{}", r.suffix),
                     data_bytes: w,
-                    clk_hz,
-                    line_rate,
-                    description: format!("{what}, {w}-byte beats, {rates}"),
+                    clk_hz: r.clk_hz,
+                    line_rate: r.line_rate,
+                    description: format!("{what}, {w}-byte beats, {}", r.what),
                     hdl,
                     rtl_dir: dir.clone(),
                     mutant: false,
@@ -177,14 +170,14 @@ fn main() {
     // The flags of the SystemVerilog variants, for the test that an illegal parameter stops them.
     println!(
         "cargo:rustc-env=DCQCN_VERILATOR_FLAGS={}",
-        verilator_flags(Hdl::Sv, false).join(" ")
+        verilator_flags(&flags, Hdl::Sv, false).join(" ")
     );
     if env::var_os("CARGO_FEATURE_MUTANTS").is_some() {
         // `make mutants` points DCQCN_MUTANTS_DIR at its generated mutants (own target directory).
         let dir = env::var_os("DCQCN_MUTANTS_DIR")
             .map_or_else(|| root.join("verilator/mutants"), PathBuf::from);
         println!("cargo:rerun-if-changed={}", dir.display());
-        variants.extend(mutant_variants(&dir, &rtl, &out));
+        variants.extend(mutant_variants(&dir, &rtl, &out, &rates));
     }
 
     let mut build = cxx_build::bridge("src/ffi.rs");
@@ -204,7 +197,7 @@ fn main() {
         };
         sources.push(wrapper.clone());
         let status = Command::new(&verilator)
-            .args(verilator_flags(v.hdl, v.mutant))
+            .args(verilator_flags(&flags, v.hdl, v.mutant))
             .args(["--top-module", "dcqcn_cosim_top", "--prefix", &prefix])
             .arg(format!("-GDATA_BYTES={}", v.data_bytes))
             .arg(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz))
@@ -360,17 +353,17 @@ fn sv_files(dir: &Path) -> Vec<PathBuf> {
 /// built at 10 GbE (`mut_<name>`) and, for each rate set named in DCQCN_MUTANT_RATES (comma
 /// separated: `1g`, `25g`, `lmax`; `make mutants` sets it), also as `mut_<name>-<rates>`, so that
 /// a fuzz campaign on the mutant can run its cases at their own rates (`dcqcn fuzz --variant`).
-fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
-    let rates: Vec<&(&str, u32, u32, &str)> = env::var("DCQCN_MUTANT_RATES")
+fn mutant_variants(dir: &Path, rtl: &Path, out: &Path, all_rates: &[Rates]) -> Vec<Variant> {
+    let rates: Vec<&Rates> = env::var("DCQCN_MUTANT_RATES")
         .unwrap_or_default()
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(|s| {
-            RATES
+            all_rates
                 .iter()
                 .skip(1)
-                .find(|r| r.0 == format!("-{s}"))
+                .find(|r| r.suffix == format!("-{s}"))
                 .unwrap_or_else(|| {
                     panic!("DCQCN_MUTANT_RATES: unknown rate set `{s}` (1g, 25g, lmax)")
                 })
@@ -413,17 +406,17 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path) -> Vec<Variant> {
                 m.file
             );
             fs::write(&target, text.replacen(&m.find, &m.replace, 1)).unwrap();
-            std::iter::once(&RATES[0])
+            std::iter::once(&all_rates[0])
                 .chain(rates.iter().copied())
-                .map(|&(suffix, clk_hz, line_rate, what)| Variant {
-                    name: format!("mut_{name}{suffix}"),
+                .map(|r| Variant {
+                    name: format!("mut_{name}{}", r.suffix),
                     data_bytes: 8,
-                    clk_hz,
-                    line_rate,
-                    description: if suffix.is_empty() {
+                    clk_hz: r.clk_hz,
+                    line_rate: r.line_rate,
+                    description: if r.suffix.is_empty() {
                         m.description.clone()
                     } else {
-                        format!("{}, {what}", m.description)
+                        format!("{}, {}", m.description, r.what)
                     },
                     hdl,
                     rtl_dir: mdir.clone(),

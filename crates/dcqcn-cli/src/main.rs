@@ -306,16 +306,21 @@ enum Cmd {
     Scenarios,
 }
 
-/// Bad input (exit 2) or a failed check (exit 1).
+/// Bad input (exit 2), a failed check (exit 1), or a defect of the harness itself (exit 3: a
+/// drawn fuzz case the RTL cannot be given; neither the input's fault nor the RTL's).
 #[derive(Debug)]
 enum Failure {
     Input(String),
     Mismatch,
+    Harness(String),
 }
 
 impl From<CosimError> for Failure {
     fn from(e: CosimError) -> Self {
-        Failure::Input(e.to_string())
+        match e {
+            CosimError::Harness(_) => Failure::Harness(e.to_string()),
+            e => Failure::Input(e.to_string()),
+        }
     }
 }
 
@@ -1005,6 +1010,10 @@ fn main() -> ExitCode {
         Err(Failure::Input(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
+        }
+        Err(Failure::Harness(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(3)
         }
     }
 }

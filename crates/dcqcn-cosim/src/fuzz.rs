@@ -418,13 +418,38 @@ pub fn case() -> impl Strategy<Value = Case> {
 }
 
 impl Case {
-    /// The lockstep run of this case on `variant` (default: the case's beat width).
+    /// The first injected value a register of the RTL cannot hold, as (field path, why): the
+    /// configuration's fields against their register fields, the injected state's against their
+    /// registers at the case's beat width. The wrapper would load only the register's bits while
+    /// the model kept the whole value, so such a case is a defect of the harness, not of the RTL.
+    pub fn misfit(&self) -> Option<(String, String)> {
+        if let Some((name, v, w)) = self.stimulus.config.out_of_range() {
+            return Some((
+                format!("stimulus.config.{name}"),
+                format!(
+                    "{v} does not fit the {w}-bit field (max {})",
+                    (1u64 << w) - 1
+                ),
+            ));
+        }
+        let (name, why) = self.initial_state.as_ref()?.out_of_range(self.data_bytes)?;
+        Some((format!("initial_state.{name}"), why))
+    }
+
+    /// The lockstep run of this case on `variant` (default: the case's beat width). A case with
+    /// a value its register cannot hold ([`Case::misfit`]) is refused, never run.
     pub fn run_spec(
         &self,
         cycles: u64,
         variant: Option<&str>,
         replay: String,
     ) -> Result<RunSpec, CosimError> {
+        if let Some((field, why)) = self.misfit() {
+            return Err(CosimError::Harness(format!(
+                "the case injects `{field}`: {why}; the RTL's register cannot hold it, so \
+                 the case was not run (a defect of the fuzzer's strategies, not of the RTL)"
+            )));
+        }
         let params = self
             .rates
             .params(self.data_bytes)
@@ -554,23 +579,10 @@ impl SavedCase {
                 ),
             ));
         }
-        if let Some((name, why)) = c
-            .initial_state
-            .as_ref()
-            .and_then(|s| s.out_of_range(c.data_bytes))
-        {
-            return Err(bad(&format!("case.initial_state.{name}"), why));
+        if let Some((field, why)) = c.misfit() {
+            return Err(bad(&format!("case.{field}"), why));
         }
         let st = &c.stimulus;
-        if let Some((name, v, w)) = st.config.out_of_range() {
-            return Err(bad(
-                &format!("case.stimulus.config.{name}"),
-                format!(
-                    "{v} does not fit the {w}-bit field (max {})",
-                    (1u64 << w) - 1
-                ),
-            ));
-        }
         let prob = |field: &str, p: f64| {
             if (0.0..=1.0).contains(&p) {
                 Ok(())
@@ -776,6 +788,12 @@ pub fn rates_sibling(variant: &str, rates: Rates) -> String {
     variant.to_string()
 }
 
+/// Case number `index` of a campaign with `seed`, as drawn (before a campaign's `--variant` or
+/// `--no-inject` adapts it).
+pub fn case_at(seed: u64, index: u64) -> Result<Case, CosimError> {
+    Ok(case_tree(seed, index)?.current())
+}
+
 /// The value tree of case number `index` of a campaign with `seed`.
 fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, CosimError> {
     let mut bytes = [0u8; 32];
@@ -858,7 +876,12 @@ fn worker(
     let mut index = job;
     while !sh.stop.load(Relaxed) && !cfg.out_of_budget(index, start) {
         let mut tree = case_tree(cfg.seed, index)?;
-        let mut o = cfg.run(&cfg.adapt(tree.current()))?;
+        let mut o = cfg.run(&cfg.adapt(tree.current())).map_err(|e| match e {
+            CosimError::Harness(m) => {
+                CosimError::Harness(format!("case {index} (campaign seed {}): {m}", cfg.seed))
+            }
+            e => e,
+        })?;
         o.coverage.mark_case(index);
         sh.cycles.fetch_add(o.stats.cycles, Relaxed);
         sh.cases.fetch_add(1, Relaxed);

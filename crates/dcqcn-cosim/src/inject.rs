@@ -390,22 +390,33 @@ fn trace_state() -> impl Strategy<Value = Trace> {
         })
 }
 
+/// Widest credit (Q32.16 bytes) the 48-bit register holds.
+const CREDIT_MAX: u64 = (1 << 48) - 1;
+
+/// The credit register (48 bits, Q32.16 bytes) for a cap of `credit_cap` bytes at `db`-byte
+/// beats: near the cap, near the register's top, near 2^47 and 2^46, near one beat, or anything;
+/// every value below 2^48 whatever the cap (a cap of 2^32 - 1 bytes is 2^48 - 2^16 in Q32.16).
+fn credit(credit_cap: u32, db: u32) -> impl Strategy<Value = u64> {
+    let cap_q = u64::from(credit_cap.max(db)) << 16;
+    let beat_q = u64::from(db) << 16;
+    prop_oneof![
+        3 => near(cap_q, CREDIT_MAX),
+        2 => near(CREDIT_MAX, CREDIT_MAX),
+        2 => near(1 << 47, CREDIT_MAX),
+        // bit 47 set and still set after a beat is charged: 2^47 + x with x from one beat up to
+        // the cap (at least two beats) but below 2^47, so that the sum stays below 2^48
+        2 => (beat_q..=cap_q.max(2 * beat_q).min((1 << 47) - 1)).prop_map(|x| (1 << 47) + x),
+        1 => near(1 << 46, CREDIT_MAX),
+        1 => near(beat_q, CREDIT_MAX),
+        1 => 0..=CREDIT_MAX,
+    ]
+}
+
 /// States biased toward every register's edges, for configuration `cfg` at parameters `p`.
 pub fn state(cfg: Config, p: Params) -> impl Strategy<Value = InjectedState> {
     let l = p.line_rate();
     let db = p.data_bytes();
-    let cap_q = u64::from(cfg.credit_cap.max(db)) << 16;
-    let credit_max = low_mask(48);
-    let credit = prop_oneof![
-        3 => near(cap_q, credit_max),
-        2 => near(credit_max, credit_max),
-        2 => near(1 << 47, credit_max),
-        // bit 47 set and still set after a beat is charged, within a cap of 2^47
-        2 => (u64::from(db) << 16..=cap_q.max(u64::from(db) << 17)).prop_map(|x| (1 << 47) + x),
-        1 => near(1 << 46, credit_max),
-        1 => near(u64::from(db) << 16, credit_max),
-        1 => 0..=credit_max,
-    ];
+    let credit = credit(cfg.credit_cap, db);
     let bt = u64::from(cfg.byte_threshold.max(1));
     let byte_cnt = prop_oneof![
         2 => near(bt, u64::from(u32::MAX)),
@@ -532,22 +543,85 @@ mod tests {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
 
-    #[test]
-    fn drawn_states_fit_their_registers() {
+    /// Parameters and configurations as the fuzzer draws them for an injected case: every rate
+    /// set at each beat width it is built at, every register field over its full range
+    /// (`fuzz::config`, named profiles included), then [`config_edge`].
+    fn fuzzer_configs() -> impl Strategy<Value = (Params, Config)> {
+        let params: Vec<Params> = [8u32, 32, 64]
+            .into_iter()
+            .flat_map(|db| {
+                crate::rtl::Rates::ALL
+                    .into_iter()
+                    .filter(move |r| r.built_at(db))
+                    .map(move |r| r.params(db).unwrap())
+            })
+            .collect();
+        (
+            proptest::sample::select(params),
+            crate::fuzz::config().prop_flat_map(config_edge),
+        )
+    }
+
+    /// The drawn states (of `states(cfg, p)`, over [`fuzzer_configs`]) that a register of the RTL
+    /// cannot hold, as `field: why (credit_cap ..)`; at most `draws` draws.
+    fn misfits<S: Strategy<Value = InjectedState>>(
+        draws: usize,
+        states: impl Fn(Config, Params) -> S,
+    ) -> Vec<String> {
         let mut runner = TestRunner::deterministic();
-        for db in [8u32, 32, 64] {
-            let p = Params::with_data_bytes(db).unwrap();
-            let cfg = Config::reset(&p);
-            for _ in 0..500 {
-                let s = state(cfg, p).new_tree(&mut runner).unwrap().current();
-                assert_eq!(s.out_of_range(db), None, "{s:?}");
-                assert_eq!(
-                    s.to_state(cfg).regs.cfg,
-                    cfg,
-                    "the configuration is the case's"
-                );
+        let mut bad = Vec::new();
+        for _ in 0..draws {
+            let (p, cfg) = fuzzer_configs().new_tree(&mut runner).unwrap().current();
+            let s = states(cfg, p).new_tree(&mut runner).unwrap().current();
+            if let Some((name, why)) = s.out_of_range(p.data_bytes()) {
+                bad.push(format!("{name}: {why} (credit_cap {})", cfg.credit_cap));
+            }
+            if let Some((name, v, w)) = s.to_state(cfg).regs.cfg.out_of_range() {
+                bad.push(format!("cfg.{name}: {v} does not fit {w} bits"));
             }
         }
+        bad
+    }
+
+    #[test]
+    fn drawn_states_fit_their_registers() {
+        let bad = misfits(3_000, state);
+        assert!(bad.is_empty(), "{} misfits, first: {}", bad.len(), bad[0]);
+    }
+
+    /// The credit arm the fuzzer drew with until issue 34 (2^47 plus up to the cap, which passes
+    /// 2^48 for a cap of 2^31 bytes or more): the test above must catch it, so its draws reach
+    /// such caps.
+    #[test]
+    fn the_fit_test_catches_the_overflowing_credit_arm() {
+        let planted = |cfg: Config, p: Params| {
+            let db = u64::from(p.data_bytes());
+            let cap_q = u64::from(cfg.credit_cap).max(db) << 16;
+            (
+                state(cfg, p),
+                (db << 16..=cap_q.max(db << 17)).prop_map(|x| (1u64 << 47) + x),
+            )
+                .prop_map(|(s, credit)| InjectedState { credit, ..s })
+        };
+        let bad = misfits(3_000, planted);
+        assert!(
+            bad.iter().any(|b| b.starts_with("credit: ")),
+            "the planted arm was not caught: {bad:?}"
+        );
+    }
+
+    #[test]
+    fn drawn_credit_reaches_its_edges_at_the_largest_cap() {
+        let mut runner = TestRunner::deterministic();
+        let (mut top, mut bit47, mut cap) = (false, false, false);
+        for _ in 0..2_000 {
+            let c = credit(u32::MAX, 8).new_tree(&mut runner).unwrap().current();
+            assert!(c <= CREDIT_MAX, "{c:#x}");
+            top |= c == CREDIT_MAX;
+            bit47 |= c >> 47 == 1 && c - (1 << 47) >= 8 << 16;
+            cap |= c == u64::from(u32::MAX) << 16;
+        }
+        assert!(top && bit47 && cap, "{top} {bit47} {cap}");
     }
 
     #[test]

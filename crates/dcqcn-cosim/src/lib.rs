@@ -58,6 +58,10 @@ pub enum CosimError {
     Config(#[from] dcqcn_harness::config_file::ConfigFileError),
     #[error("fuzz case: {0}")]
     Case(String),
+    /// The harness itself went wrong (a drawn case the RTL cannot be given): not bad input and
+    /// not a mismatch of the RTL.
+    #[error("harness error: {0}")]
+    Harness(String),
     #[error("{path}: cannot write: {source}")]
     Write {
         path: String,

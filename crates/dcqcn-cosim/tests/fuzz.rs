@@ -6,6 +6,7 @@
 
 use dcqcn_cosim::fuzz;
 use dcqcn_cosim::rtl::Hdl;
+use dcqcn_cosim::CosimError;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
@@ -59,6 +60,52 @@ fn agree_on_random_cases(hdl: Hdl, cases: u32) {
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// Case 2403 of campaign seed 1 once drew a credit above the 48-bit register (2^47 plus a cap of
+/// 2^31 bytes or more), and the lockstep reported the correct RTL as failing at cycle 0 (issue
+/// 34). Drawn again, it fits and passes; cases around it too.
+#[test]
+fn seed_1_case_2403_runs_clean() {
+    for index in 2398..2410 {
+        let case = fuzz::case_at(1, index).unwrap();
+        assert_eq!(case.misfit(), None, "case {index}");
+        let o = fuzz::run_case(&case, 20_000, Hdl::Sv).unwrap();
+        assert!(
+            o.mismatch.is_none(),
+            "case {index}: {}",
+            o.mismatch.unwrap().report()
+        );
+    }
+}
+
+/// A drawn case whose injected value does not fit its register is a harness error naming the
+/// field, never run and never a mismatch of the RTL (issue 34, item 2).
+#[test]
+fn an_injected_value_beyond_its_register_is_a_harness_error() {
+    let mut case = (0..)
+        .map(|k| fuzz::case_at(7, k).unwrap())
+        .find(|c| c.initial_state.is_some())
+        .unwrap();
+    case.initial_state.as_mut().unwrap().credit = 1 << 48;
+    let (field, why) = case.misfit().unwrap();
+    assert_eq!(field, "initial_state.credit");
+    assert_eq!(why, format!("{} does not fit 48 bits", 1u64 << 48));
+    match fuzz::run_case(&case, 100, Hdl::Sv) {
+        Err(CosimError::Harness(m)) => {
+            assert!(m.contains("`initial_state.credit`"), "{m}");
+            assert!(m.contains("not of the RTL"), "{m}");
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(o) => panic!("the case ran (mismatch: {})", o.mismatch.is_some()),
+    }
+    // a configuration field too
+    let mut case = fuzz::case_at(7, 0).unwrap();
+    case.stimulus.config.alpha_g = 1024;
+    assert!(matches!(
+        fuzz::run_case(&case, 100, Hdl::Sv),
+        Err(CosimError::Harness(m)) if m.contains("`stimulus.config.alpha_g`")
+    ));
 }
 
 /// Every case `make fuzz` ever saved (shrunk failures, committed with their fix) passes.
