@@ -646,6 +646,18 @@ impl SavedCase {
         prob("case.stimulus.axil.bready_prob", a.bready_prob)?;
         prob("case.stimulus.axil.rready_prob", a.rready_prob)?;
         for (k, w) in a.periodic.iter().enumerate() {
+            let top = 1u32 << dcqcn_model::regs::AXIL_ADDR_BITS;
+            if u32::from(w.addr) >= top {
+                return Err(bad(
+                    &format!("case.stimulus.axil.periodic[{k}].addr"),
+                    format!(
+                        "{:#x} does not fit the {}-bit s_axil_awaddr port (max {:#x})",
+                        w.addr,
+                        dcqcn_model::regs::AXIL_ADDR_BITS,
+                        top - 1
+                    ),
+                ));
+            }
             if w.values.is_empty() || w.values.len() > MAX_PERIODIC_VALUES {
                 return Err(bad(
                     &format!("case.stimulus.axil.periodic[{k}].values"),
