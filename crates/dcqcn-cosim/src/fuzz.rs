@@ -988,13 +988,33 @@ pub fn load_case(path: &Path) -> Result<SavedCase, CosimError> {
 
 /// A saved case from its JSON text; `file` names it in errors.
 pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, CosimError> {
-    let saved: SavedCase = serde_json::from_str(text).map_err(|e| {
-        CosimError::Case(format!(
-            "{file}:{}: {}",
-            e.line(),
-            dcqcn_harness::clip_message(&e.to_string())
-        ))
-    })?;
+    // serde_path_to_error names the field (`case.rates`) that serde_json's message leaves out.
+    let mut de = serde_json::Deserializer::from_str(text);
+    let saved: SavedCase = serde_path_to_error::deserialize(&mut de)
+        .and_then(|s| {
+            de.end()
+                .map_err(|e| serde_path_to_error::Error::new(Default::default(), e))?;
+            Ok(s)
+        })
+        .map_err(|e| {
+            let inner = e.inner();
+            // serde_json ends its message with the position, which the prefix already gives
+            let message = inner.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m);
+            let path = e.path().to_string();
+            let field = if path == "." {
+                String::new()
+            } else {
+                format!("`{path}`: ")
+            };
+            CosimError::Case(format!(
+                "{file}:{}: {field}{}",
+                inner.line(),
+                dcqcn_harness::clip_message(message)
+            ))
+        })?;
     if saved.format != SAVED_CASE_FORMAT {
         return Err(CosimError::Case(format!(
             "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",
