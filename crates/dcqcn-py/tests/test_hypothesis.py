@@ -12,13 +12,16 @@ import operator
 import os
 import pathlib
 
-import numpy as np
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
+# hypothesis's caches (and a failing example's patch) under target/, not in the work tree
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY",
+                      str(pathlib.Path(__file__).resolve().parents[3] / "target" / "hypothesis"))
 
-import dcqcn_model as dm
+import numpy as np  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra import numpy as hnp  # noqa: E402
+
+import dcqcn_model as dm  # noqa: E402
 
 EXAMPLES = int(os.environ.get("HYPOTHESIS_EXAMPLES", "200"))
 SETTINGS = settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
