@@ -68,8 +68,10 @@ class Model(_Model):
         """Steps `n` cycles in Rust, without Python in the loop, and returns the recorded fields.
 
         stimulus: input port name -> an int (held every cycle) or an array of `n` values of any
-        integer or bool dtype, read in place (`s_axis_tdata`: an int beat, or shape (n, words),
-        least significant word first, words = ceil(data_bytes / 8)). Ports not given are 0.
+        integer or bool dtype, read in place, never widened to a uint64 copy (one in the other
+        byte order, or unaligned, is copied once at its own size); `s_axis_tdata`: an int beat,
+        or shape (n, words), least significant word first, words = ceil(data_bytes / 8). Ports
+        not given are 0.
         record: names from FIELDS (outputs of each cycle, registers after its edge) or EVENTS
         (default: every output port). Returns name -> array of n values, of the smallest unsigned
         type of the field's width (bool for one bit); `m_axis_tdata` as (n, words) uint64.
