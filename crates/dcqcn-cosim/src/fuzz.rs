@@ -989,32 +989,25 @@ pub fn load_case(path: &Path) -> Result<SavedCase, CosimError> {
 /// A saved case from its JSON text; `file` names it in errors.
 pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, CosimError> {
     // serde_path_to_error names the field (`case.rates`) that serde_json's message leaves out.
+    let json_error = |path: Option<String>, e: &serde_json::Error| {
+        // serde_json ends its message with the position, which the prefix already gives
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(message.as_str(), |(m, _)| m);
+        let field = path.map_or_else(String::new, |p| format!("`{p}`: "));
+        CosimError::Case(format!(
+            "{file}:{}: {field}{}",
+            e.line(),
+            dcqcn_harness::clip_message(message)
+        ))
+    };
     let mut de = serde_json::Deserializer::from_str(text);
-    let saved: SavedCase = serde_path_to_error::deserialize(&mut de)
-        .and_then(|s| {
-            de.end()
-                .map_err(|e| serde_path_to_error::Error::new(Default::default(), e))?;
-            Ok(s)
-        })
-        .map_err(|e| {
-            let inner = e.inner();
-            // serde_json ends its message with the position, which the prefix already gives
-            let message = inner.to_string();
-            let message = message
-                .rsplit_once(" at line ")
-                .map_or(message.as_str(), |(m, _)| m);
-            let path = e.path().to_string();
-            let field = if path == "." {
-                String::new()
-            } else {
-                format!("`{path}`: ")
-            };
-            CosimError::Case(format!(
-                "{file}:{}: {field}{}",
-                inner.line(),
-                dcqcn_harness::clip_message(message)
-            ))
-        })?;
+    let saved: SavedCase = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        json_error((path != ".").then_some(path), e.inner())
+    })?;
+    de.end().map_err(|e| json_error(None, &e))?;
     if saved.format != SAVED_CASE_FORMAT {
         return Err(CosimError::Case(format!(
             "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",
