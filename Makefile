@@ -93,12 +93,18 @@ unit:
 # Parser fuzz targets (issue #11, docs/inputs.md): PARSER_FUZZ_CASES inputs per input format
 # (make test runs 1000 each); the tally file counts what each target ran.
 PARSER_FUZZ_CASES ?= 100000
-fuzz-parsers:
+# The Python package's argument conversion too (crates/dcqcn-py/tests/test_hypothesis.py):
+# PY_FUZZ_EXAMPLES hypothesis examples per target; 7 targets of 17 calls per 7 examples, so the
+# default 60000 makes about 10^6 calls.
+PY_FUZZ_EXAMPLES ?= 60000
+fuzz-parsers: python
 	rm -f target/parser-fuzz-tally.txt
 	PARSER_FUZZ_CASES=$(PARSER_FUZZ_CASES) PARSER_FUZZ_TALLY=$(CURDIR)/target/parser-fuzz-tally.txt \
 	  $(CARGO) test --release -p dcqcn-harness --test parser_fuzz -p dcqcn-net --test parser_fuzz \
 	  -p dcqcn-cosim --test parser_fuzz -p dcqcn-cli --bin dcqcn
 	sort target/parser-fuzz-tally.txt | uniq -c
+	HYPOTHESIS_EXAMPLES=$(PY_FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
+	  crates/dcqcn-py/tests/test_hypothesis.py
 
 # Instructions per cycle of the same harnesses under callgrind (valgrind): the figure that compares
 # two versions of the code on a shared machine, where the wall clock cannot.

@@ -3,7 +3,8 @@
 #   scripts/deps.sh          Verilator, GHDL, Yosys, Icarus Verilog, Python 3, gcc, tclsh, VSG,
 #                            systemrdl-compiler, peakrdl-cheader and FuseSoC (make test,
 #                            make cosim: the VHDL twin is verilated through `ghdl --synth`)
-#                            maturin, numpy and pytest (make python, make python-test)
+#                            maturin, numpy and pytest (make python, make python-test),
+#                            hypothesis 6.170.17 (make python-test, make fuzz-parsers)
 #   scripts/deps.sh golden   also cocotb 2.1 and pytest (make golden-check, make scoreboard)
 set -euo pipefail
 need=()
@@ -46,6 +47,13 @@ if ! python3 -c 'import numpy, pytest' 2>/dev/null || ! command -v maturin >/dev
   python3 -m pip install -q 'maturin>=1.9.4,<2' numpy pytest 2>&1 | grep -v "Running pip as the 'root' user" || true
   python3 -c 'import numpy, pytest' && command -v maturin >/dev/null \
     || { echo "error: maturin/numpy/pytest did not install" >&2; exit 1; }
+fi
+# hypothesis, pinned (its examples change between releases): the Python package's argument fuzz,
+# crates/dcqcn-py/tests/test_hypothesis.py (make python-test, make fuzz-parsers)
+if ! python3 -c 'import hypothesis, sys; sys.exit(hypothesis.__version__ != "6.170.17")' 2>/dev/null; then
+  echo "installing hypothesis 6.170.17 with pip"
+  python3 -m pip install -q 'hypothesis==6.170.17' 2>&1 | grep -v "Running pip as the 'root' user" || true
+  python3 -c 'import hypothesis' || { echo "error: hypothesis did not install" >&2; exit 1; }
 fi
 # Register map generators (make regmap, make regmap-check) and FuseSoC (make hdl-package-check),
 # pinned: their output is committed or checked

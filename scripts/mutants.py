@@ -28,10 +28,14 @@ survivor's diff. Deterministic: the same rtl/ and seeds give the same mutants.
 functions (VHDL spelling of the same kinds), `v.<field> := r.<field>` for a dropped update (seq),
 the reset aggregates `*_INIT_C` (reset), a field left out of `v := REG_INIT_C` (reset-ignored), the
 write and read decode (`word_index(ADDR_...)`, `rtab(ADDR_...)`), the read map READ_ADDRS_C and
-the package's addresses (decode); kept when GHDL still analyses and synthesises the result
-(scripts/vhdl2verilog.py), verilated through the same path as the twin (report in
+the package's addresses (decode); verilated through the same path as the twin (report in
 target/mutants-vhdl/report.txt). No narrowed widths: VHDL's strict typing turns a narrowed
 declaration into an analysis error.
+
+A drawn mutant is kept only if it builds as crates/dcqcn-cosim/build.rs builds it, at every rate
+set of the campaign (`builds`: the flags and rate sets of crates/dcqcn-cosim/variants.toml). Before
+any mutant runs, the unmutated RTL is fuzzed with the same settings (the control); a failure there
+stops the campaign (exit 2): the fuzzer would "kill" every mutant with it.
 """
 import argparse
 import concurrent.futures

@@ -25,7 +25,8 @@ pub enum GoldenCmd {
         /// Saved fuzz cases that become sets `fuzz-<file stem>` with --canonical.
         #[arg(long, default_value = "crates/dcqcn-cosim/tests/fuzz-regressions")]
         cases_dir: PathBuf,
-        /// Cycles (with --scenario), 1 to 2^31-1 (the format's limit).
+        /// Cycles (with --scenario), 1 to 2^24 (16,777,216: the most `golden gen` and `golden
+        /// verify` run per set; the format itself holds up to 2^31-1).
         #[arg(long, value_parser = crate::parse_positive, default_value = "50000")]
         cycles: u64,
         /// Stimulus seed (with --scenario).

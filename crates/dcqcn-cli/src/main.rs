@@ -241,8 +241,9 @@ enum Cmd {
         /// Output CSV (default: standard output).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Also write a row every N cycles without events.
-        #[arg(long, value_parser = parse_count, default_value = "10000")]
+        /// Also write a row every N cycles without events (not with --trace, which writes the
+        /// trace window instead of rows).
+        #[arg(long, value_parser = parse_count, default_value = "10000", conflicts_with = "trace")]
         every: u64,
         /// Arm the block's event trace (spec 4.10) with the configuration and, instead of the
         /// per-event CSV, write the trace window at the end of the run, decoded, oldest first:
@@ -649,12 +650,47 @@ fn sim(
         cfg.trace_wrap = matches!(mode, TraceMode::Wrap);
         return sim_trace(sc.name, &spec, w, out.is_none());
     }
-    let mut io_err = None;
-    let _ = writeln!(
+    // A failed write (a closed pipe, a full disk) ends the run at that cycle.
+    let written = writeln!(
         w,
         "cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec"
+    )
+    .and_then(|()| lockstep::try_run_model(&spec, |c, _, _, m| sim_row(&mut w, c, m, every, clk)))
+    .and_then(|stats| w.flush().map(|()| stats));
+    let stats = match written {
+        Ok(stats) => stats,
+        // standard output, or --out naming a pipe whose reader went away: the convention of
+        // a closed pipe (exit 141)
+        Err(e) if out.is_none() || e.kind() == std::io::ErrorKind::BrokenPipe => stdout_failed(&e),
+        Err(e) => {
+            return Err(Failure::Input(format!(
+                "--out {}: cannot write: {e}",
+                out.as_ref()
+                    .map_or_else(String::new, |p| p.display().to_string())
+            )))
+        }
+    };
+    eprintln!(
+        "{}: {} cycles, {} CNPs, {} decreases, {:.1} M cycles/s (model only)",
+        sc.name,
+        stats.cycles,
+        stats.cnps,
+        stats.decreases,
+        stats.cycles_per_second() / 1e6
     );
-    let stats = lockstep::run_model(&spec, |c, _, _, m| {
+    Ok(())
+}
+
+/// One row of `dcqcn sim`'s CSV for cycle `c`, if it has an event (or is a sample every `every`
+/// cycles).
+fn sim_row(
+    w: &mut dyn Write,
+    c: u64,
+    m: &dcqcn_model::RateLimiter,
+    every: u64,
+    clk: f64,
+) -> std::io::Result<()> {
+    {
         let e = m.events();
         let ev = if e.dec_fire {
             "decrease"
@@ -666,12 +702,12 @@ fn sim(
                 None if e.cnp_edge => "cnp",
                 None if e.alpha_fire => "alpha",
                 None if every > 0 && c % every == 0 => "sample",
-                None => return,
+                None => return Ok(()),
             }
         };
         let s = m.state();
         let snap = Snapshot::from_model(&Default::default(), s);
-        if let Err(err) = writeln!(
+        writeln!(
             w,
             "{c},{:.4},{ev},{},{},{},{:.4},{},{}",
             c as f64 * 1e6 / clk,
@@ -681,25 +717,8 @@ fn sim(
             s.gate.credit as f64 / 65536.0,
             snap.cnt_cnp,
             snap.cnt_dec
-        ) {
-            io_err.get_or_insert(err);
-        }
-    });
-    if let Some(e) = io_err.or_else(|| w.flush().err()) {
-        if out.is_none() {
-            stdout_failed(&e);
-        }
-        return Err(Failure::Input(format!("writing the trace: {e}")));
+        )
     }
-    eprintln!(
-        "{}: {} cycles, {} CNPs, {} decreases, {:.1} M cycles/s (model only)",
-        sc.name,
-        stats.cycles,
-        stats.cnps,
-        stats.decreases,
-        stats.cycles_per_second() / 1e6
-    );
-    Ok(())
 }
 
 /// `dcqcn sim --trace`: runs the model with the trace armed by the configuration and writes the

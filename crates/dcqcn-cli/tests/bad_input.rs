@@ -383,7 +383,7 @@ fn counts_from_files_are_bounded_before_any_work() {
     for (cycles, why) in [
         (
             "1000000000000000",
-            "bad cycles `1000000000000000` (1 to 2147483647)",
+            "bad cycles `1000000000000000` (1 to 16777216, the most `golden verify` runs)",
         ),
         ("2000", "the source runs 2000 cycles but"),
     ] {

@@ -646,6 +646,18 @@ impl SavedCase {
         prob("case.stimulus.axil.bready_prob", a.bready_prob)?;
         prob("case.stimulus.axil.rready_prob", a.rready_prob)?;
         for (k, w) in a.periodic.iter().enumerate() {
+            let top = 1u32 << dcqcn_model::regs::AXIL_ADDR_BITS;
+            if u32::from(w.addr) >= top {
+                return Err(bad(
+                    &format!("case.stimulus.axil.periodic[{k}].addr"),
+                    format!(
+                        "{:#x} does not fit the {}-bit s_axil_awaddr port (max {:#x})",
+                        w.addr,
+                        dcqcn_model::regs::AXIL_ADDR_BITS,
+                        top - 1
+                    ),
+                ));
+            }
             if w.values.is_empty() || w.values.len() > MAX_PERIODIC_VALUES {
                 return Err(bad(
                     &format!("case.stimulus.axil.periodic[{k}].values"),
@@ -976,13 +988,26 @@ pub fn load_case(path: &Path) -> Result<SavedCase, CosimError> {
 
 /// A saved case from its JSON text; `file` names it in errors.
 pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, CosimError> {
-    let saved: SavedCase = serde_json::from_str(text).map_err(|e| {
+    // serde_path_to_error names the field (`case.rates`) that serde_json's message leaves out.
+    let json_error = |path: Option<String>, e: &serde_json::Error| {
+        // serde_json ends its message with the position, which the prefix already gives
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(message.as_str(), |(m, _)| m);
+        let field = path.map_or_else(String::new, |p| format!("`{p}`: "));
         CosimError::Case(format!(
-            "{file}:{}: {}",
+            "{file}:{}: {field}{}",
             e.line(),
-            dcqcn_harness::clip_message(&e.to_string())
+            dcqcn_harness::clip_message(message)
         ))
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let saved: SavedCase = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        json_error((path != ".").then_some(path), e.inner())
     })?;
+    de.end().map_err(|e| json_error(None, &e))?;
     if saved.format != SAVED_CASE_FORMAT {
         return Err(CosimError::Case(format!(
             "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",

@@ -306,6 +306,22 @@ pub fn run_model(
     spec: &RunSpec,
     mut each: impl FnMut(u64, &Inputs, &Outputs, &RateLimiter),
 ) -> RunStats {
+    let r = try_run_model(spec, |c, i, o, m| {
+        each(c, i, o, m);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    match r {
+        Ok(stats) => stats,
+        Err(never) => match never {},
+    }
+}
+
+/// [`run_model`] whose `each` may end the run: its first error stops the run at that cycle and
+/// is returned (a failed write of a trace ends a run at once, not at its last cycle).
+pub fn try_run_model<E>(
+    spec: &RunSpec,
+    mut each: impl FnMut(u64, &Inputs, &Outputs, &RateLimiter) -> Result<(), E>,
+) -> Result<RunStats, E> {
     let mut model = spec.model();
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();
@@ -315,10 +331,10 @@ pub fn run_model(
         let i = bench.next(&out);
         out = model.step(&i);
         stats.count(&i, &out, &model);
-        each(cycle, &i, &out, &model);
+        each(cycle, &i, &out, &model)?;
     }
     stats.seconds = start.elapsed().as_secs_f64();
-    stats
+    Ok(stats)
 }
 
 /// Re-runs the model from the seed to fill `m.history` with the `k` cycles up to the mismatch.

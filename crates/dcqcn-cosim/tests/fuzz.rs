@@ -147,9 +147,18 @@ fn corrupt_regression_file_is_named() {
     .unwrap();
     let e = fuzz::load_case(&f).unwrap_err().to_string();
     assert!(
-        e.contains("bad.json:3:") && e.contains("invalid type"),
+        e.contains("bad.json:3: `cycles`: invalid type: string \"many\", expected u64"),
         "{e}"
     );
+    // a nested field is named by its path, and serde_json's own position is not repeated
+    let text = std::fs::read_to_string(regressions().join("mutant-gate-strict.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["case"]["stimulus"]["axil"]["write_prob"] = "often".into();
+    let e = fuzz::parse_case(&json.to_string(), "w.json")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("w.json:1: `case.stimulus.axil.write_prob`: invalid type"), "{e}");
+    assert!(!e.contains("column"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -5,9 +5,8 @@
 //! is how `make test` keeps the model bit-exact to upstream without a SURF checkout.
 
 use dcqcn_cosim::golden::format::Decoder;
-use dcqcn_cosim::surf::{cycle_values, fields, Regs, FORMAT};
-use dcqcn_model::surf::{SurfLimiter, SurfParams};
-use dcqcn_model::{AxilIn, AxisIn, Inputs, DATA_WORDS};
+use dcqcn_cosim::golden::upstream;
+use dcqcn_cosim::surf::{fields, FORMAT};
 use std::path::{Path, PathBuf};
 
 /// The recorded sets, in name order.
@@ -22,72 +21,14 @@ fn sets() -> Vec<PathBuf> {
     v
 }
 
-/// The cycle's inputs from the first fields of a recorded cycle (the order of `surf::fields`).
-fn inputs(v: &[[u64; DATA_WORDS]]) -> Inputs {
-    let x = |k: usize| v[k][0];
-    let mut tdata = [0; DATA_WORDS];
-    tdata[..4].copy_from_slice(&v[2][..4]);
-    Inputs {
-        rst: x(0) != 0,
-        cnp: x(1) != 0,
-        s_axis: AxisIn {
-            tdata,
-            tkeep: x(3),
-            tvalid: x(4) != 0,
-            tlast: x(5) != 0,
-        },
-        m_axis_tready: x(6) != 0,
-        axil: AxilIn {
-            awaddr: u16::try_from(x(7)).expect("recorded awaddr fits the model's 16 bits"),
-            awvalid: x(8) != 0,
-            wdata: x(9) as u32,
-            wstrb: x(10) as u8,
-            wvalid: x(11) != 0,
-            bready: x(12) != 0,
-            araddr: u16::try_from(x(13)).expect("recorded araddr fits the model's 16 bits"),
-            arvalid: x(14) != 0,
-            rready: x(15) != 0,
-        },
-    }
-}
-
-/// Replays one set; returns the cycles compared, or the first difference.
+/// Replays one set on the upstream model (`golden::upstream::replay`, what `dcqcn golden
+/// verify golden/surf` runs); the cycles compared, or the first difference.
 fn replay(set: &Path) -> Result<u64, String> {
     let file = set.join("vectors.txt");
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
     let name = file.display().to_string();
-    let mut dec = Decoder::with_fields(&name, &text, FORMAT, fields).map_err(|e| e.to_string())?;
-    let names: Vec<&str> = fields(32).iter().map(|f| f.name).collect();
-    let first_out = names.iter().position(|n| *n == "s_axis_tready").unwrap();
-    let first_reg = names.iter().position(|n| *n == "rc").unwrap();
-    let mut model = SurfLimiter::new(SurfParams::default());
-    let mut k = 0u64;
-    while let Some(rec) = dec.next_cycle().map_err(|e| e.to_string())? {
-        let i = inputs(rec);
-        let o = model.step(&i);
-        let p = model.probe();
-        let regs = Regs {
-            rc: p.rc,
-            rt: p.rt,
-            alpha: p.alpha,
-            cnp_cnt: p.cnp_cnt,
-        };
-        let got = cycle_values(&i, &o, &regs);
-        // Cycle 0's registered outputs hold upstream's power-up values (not defined by a
-        // reset yet); the lockstep does not compare them either.
-        let from = if k == 0 { first_reg } else { first_out };
-        if let Some(f) = (from..names.len()).find(|&f| got[f] != rec[f]) {
-            return Err(format!(
-                "{}: cycle {k}: {} recorded {:x?}, model {:x?}",
-                set.display(),
-                names[f],
-                &rec[f][..1],
-                &got[f][..1]
-            ));
-        }
-        k += 1;
-    }
-    Ok(k)
+    let dec = Decoder::with_fields(&name, &text, FORMAT, fields).map_err(|e| e.to_string())?;
+    upstream::replay(&name, dec).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -134,6 +75,6 @@ fn a_changed_recorded_value_is_reported() {
     }
     std::fs::write(dir.join("vectors.txt"), enc.finish().text).unwrap();
     let e = replay(&dir).unwrap_err();
-    assert!(e.contains("cycle 100: rc"), "{e}");
+    assert!(e.contains("cycle 100: rc recorded"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -50,6 +50,9 @@ pub struct AxilIn {
 /// Entries of the event trace window (spec 4.10).
 pub const TRACE_DEPTH: usize = 64;
 
+/// Width of the AXI4-Lite address ports `s_axil_awaddr` and `s_axil_araddr` (spec 3).
+pub const AXIL_ADDR_BITS: u32 = 12;
+
 /// One entry of the event trace (spec 4.10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TraceEntry {

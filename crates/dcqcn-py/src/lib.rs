@@ -10,6 +10,7 @@
 use dcqcn_harness::config_file::{self, ConfigFileError};
 use dcqcn_model::snapshot::{decode, hex, FieldValue, FIELDS};
 use dcqcn_model::{Config, Inputs, NamedConfig, Outputs, Params, Phase, RateLimiter, State};
+use std::fmt;
 use std::path::Path;
 use thiserror::Error;
 
@@ -80,20 +81,121 @@ pub fn width(w: u32, name: &str, data_bytes: u32) -> u32 {
     }
 }
 
-/// Bad input from the caller, with the field (and cycle) it concerns.
+/// At most this many bytes of recorded values per `Model.run` call (1 GiB): cycles times the
+/// bytes per cycle of the recorded fields ([`value_bytes`]), checked before anything is reserved.
+pub const MAX_RECORD_BYTES: u64 = 1 << 30;
+
+/// At most this many names in `Model.run`'s `record` (the recordable fields are about 90; the
+/// list is read once, so an endless iterator is refused rather than followed).
+pub const MAX_RECORD_NAMES: usize = 4096;
+
+/// `Model.write` / `Model.read`: at most this many cycles for one bus transaction (`max_cycles`).
+pub const MAX_BUS_CYCLES: u64 = 1 << 20;
+
+/// `Model.run` checks for signals (Ctrl-C) every this many cycles: about 15 ms of model time.
+pub const SIGNAL_CHECK_CYCLES: u64 = 1 << 16;
+
+/// An integer as the caller gave it, before any range check: its value when it fits 128 signed
+/// bits, else its sign and bit length (a value is never shown in full: it may have any length).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Int {
+    Small(i128),
+    Huge { negative: bool, bits: u64 },
+}
+
+impl From<u64> for Int {
+    fn from(v: u64) -> Int {
+        Int::Small(v.into())
+    }
+}
+
+impl Int {
+    /// The value when it is within 0..2^`bits` (`bits` at most 64).
+    pub fn unsigned(self, bits: u32) -> Option<u64> {
+        match self {
+            Int::Small(v) => u64::try_from(v)
+                .ok()
+                .filter(|x| bits >= 64 || x >> bits == 0),
+            Int::Huge { .. } => None,
+        }
+    }
+
+    /// The value in hex (`0x1f`, `-0x5`), or its size when it does not fit 128 bits.
+    pub fn hex(self) -> String {
+        match self {
+            Int::Small(v) if v < 0 => format!("-{:#x}", v.unsigned_abs()),
+            Int::Small(v) => format!("{v:#x}"),
+            Int::Huge { .. } => self.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Int {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Int::Small(v) => write!(f, "{v}"),
+            Int::Huge { negative, bits } => {
+                let sign = if negative { "negative " } else { "" };
+                write!(f, "a {sign}{bits}-bit integer")
+            }
+        }
+    }
+}
+
+/// The largest value of `bits` bits, as a message shows it (`2^512-1` past 128 bits).
+pub fn max_of(bits: u32, hex: bool) -> String {
+    match (bits, hex) {
+        (0..=127, true) => format!("{:#x}", (1u128 << bits) - 1),
+        (0..=127, false) => format!("{}", (1u128 << bits) - 1),
+        _ => format!("2^{bits}-1"),
+    }
+}
+
+/// Bad input from the caller, with the argument or field (and cycle) it concerns.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum InputError {
     #[error("unknown input port `{name}` (known: {known})")]
     UnknownInput { name: String, known: String },
     #[error("unknown field `{name}` (known: {known})")]
     UnknownField { name: String, known: String },
-    #[error("`{name}`{at}: {value:#x} does not fit the {bits}-bit port")]
+    #[error("`{name}`{at}: {} does not fit the {bits}-bit port (0..={})", .value.hex(), max_of(*.bits, true))]
     TooWide {
         name: String,
         at: String,
-        value: u128,
+        value: Int,
         bits: u32,
     },
+    /// An integer argument outside 0..2^bits.
+    #[error("`{name}`{at}: {value} does not fit {bits} bits (0..={})", max_of(*.bits, false))]
+    NotInBits {
+        name: String,
+        at: String,
+        value: Int,
+        bits: u32,
+    },
+    /// An integer argument outside a documented range.
+    #[error("`{name}`: {value} is outside {min}..={max}")]
+    OutOfRange {
+        name: String,
+        value: Int,
+        min: u64,
+        max: u64,
+    },
+    #[error(
+        "`n` = {cycles} cycles x {bytes_per_cycle} bytes per cycle of `record` = {total} bytes: \
+         a run records at most {MAX_RECORD_BYTES} bytes (1 GiB); record fewer fields or run at \
+         most {max_cycles} cycles per call"
+    )]
+    RecordTooLarge {
+        cycles: u64,
+        bytes_per_cycle: u64,
+        total: u128,
+        max_cycles: u64,
+    },
+    #[error("`record`: more than {MAX_RECORD_NAMES} names")]
+    TooManyNames,
+    #[error("`n` = {n}: the model's cycle count ({cycle}) would pass 2^64-1")]
+    CycleCount { cycle: u64, n: u64 },
     #[error("unknown configuration `{name}` (known: {known})")]
     UnknownConfig { name: String, known: String },
     #[error("unknown register `{name}` (known: {known})")]
@@ -107,6 +209,57 @@ pub enum InputError {
         channel: &'static str,
         cycles: u64,
     },
+}
+
+/// The integer argument `name` as an unsigned value of `bits` bits (at most 64).
+pub fn fit_bits(name: &str, v: Int, bits: u32) -> Result<u64, InputError> {
+    v.unsigned(bits).ok_or_else(|| InputError::NotInBits {
+        name: name.to_string(),
+        at: String::new(),
+        value: v,
+        bits,
+    })
+}
+
+/// The integer argument `name` within `min..=max`.
+pub fn fit_range(name: &str, v: Int, min: u64, max: u64) -> Result<u64, InputError> {
+    v.unsigned(64)
+        .filter(|x| (min..=max).contains(x))
+        .ok_or_else(|| InputError::OutOfRange {
+            name: name.to_string(),
+            value: v,
+            min,
+            max,
+        })
+}
+
+/// Bytes a run's record holds per cycle of a field of `bits` bits (numpy's smallest unsigned
+/// type, bool for one bit); a beat (`wide`) takes `words` 64-bit words.
+pub fn value_bytes(bits: u32, wide: bool, words: usize) -> u64 {
+    match (wide, bits) {
+        (true, _) => 8 * words as u64,
+        (false, 0..=8) => 1,
+        (false, 9..=16) => 2,
+        (false, 17..=32) => 4,
+        (false, _) => 8,
+    }
+}
+
+/// `n` cycles of a record of `bytes_per_cycle` bytes fit [`MAX_RECORD_BYTES`]: checked before
+/// a run reserves anything.
+pub fn check_record_size(n: u64, bytes_per_cycle: u64) -> Result<(), InputError> {
+    // u64 x u64 always fits u128.
+    let total = u128::from(n) * u128::from(bytes_per_cycle);
+    if total > u128::from(MAX_RECORD_BYTES) {
+        return Err(InputError::RecordTooLarge {
+            cycles: n,
+            bytes_per_cycle,
+            total,
+            // bytes_per_cycle > 0 here: the total passed the limit
+            max_cycles: MAX_RECORD_BYTES / bytes_per_cycle.max(1),
+        });
+    }
+    Ok(())
 }
 
 /// The value of input `idx` ([`INPUTS`]) of `i` (the low word of `s_axis_tdata`).
@@ -176,39 +329,39 @@ pub fn input_index(name: &str) -> Result<usize, InputError> {
         })
 }
 
-/// `v` fits input `idx` at `data_bytes`-byte beats; `at` names the place (e.g. `[12]`, a cycle).
-pub fn check_input(idx: usize, v: u128, data_bytes: u32, at: &str) -> Result<(), InputError> {
+/// `v` fits scalar input `idx` (every port but `s_axis_tdata`, at most 64 bits) at
+/// `data_bytes`-byte beats; `at` names the place (e.g. `[12]`, a cycle). Returns the value.
+pub fn check_input(idx: usize, v: Int, data_bytes: u32, at: &str) -> Result<u64, InputError> {
     let (name, w) = INPUTS[idx];
     let bits = width(w, name, data_bytes);
-    if bits < 128 && v >> bits != 0 {
-        return Err(InputError::TooWide {
-            name: name.to_string(),
-            at: at.to_string(),
-            value: v,
-            bits,
-        });
+    v.unsigned(bits).ok_or_else(|| InputError::TooWide {
+        name: name.to_string(),
+        at: at.to_string(),
+        value: v,
+        bits,
+    })
+}
+
+/// The largest value of word `k` of a `data_bytes`-byte beat (64-bit words, least significant
+/// first; the last word may be partial).
+pub fn word_max(k: usize, data_bytes: u32) -> u64 {
+    let rem = (8 * data_bytes as usize).saturating_sub(64 * k);
+    if rem >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << rem) - 1
     }
-    Ok(())
 }
 
 /// The checks of [`check_input`] for a beat given as 64-bit words (least significant first).
 pub fn check_tdata(words: &[u64], data_bytes: u32, at: &str) -> Result<(), InputError> {
-    let bits = 8 * data_bytes as usize;
     for (k, &w) in words.iter().enumerate() {
-        let lo = 64 * k;
-        let over = if lo >= bits {
-            w
-        } else if bits - lo < 64 {
-            w >> (bits - lo)
-        } else {
-            0
-        };
-        if over != 0 {
+        if w > word_max(k, data_bytes) {
             return Err(InputError::TooWide {
                 name: "s_axis_tdata".into(),
                 at: format!("{at} (word {k})"),
-                value: u128::from(w),
-                bits: bits as u32,
+                value: Int::from(w),
+                bits: 8 * data_bytes,
             });
         }
     }
@@ -552,14 +705,34 @@ mod tests {
     #[test]
     fn inputs_are_checked_against_the_port_width() {
         let idx = input_index("s_axil_awaddr").unwrap();
-        assert!(check_input(idx, 0xFFF, 8, "").is_ok());
+        assert_eq!(check_input(idx, Int::from(0xFFF), 8, ""), Ok(0xFFF));
         assert_eq!(
-            check_input(idx, 0x1000, 8, "[3]").unwrap_err().to_string(),
-            "`s_axil_awaddr`[3]: 0x1000 does not fit the 12-bit port"
+            check_input(idx, Int::from(0x1000), 8, "[3]")
+                .unwrap_err()
+                .to_string(),
+            "`s_axil_awaddr`[3]: 0x1000 does not fit the 12-bit port (0..=0xfff)"
         );
         let keep = input_index("s_axis_tkeep").unwrap();
-        assert!(check_input(keep, 0xF, 4, "").is_ok());
-        assert!(check_input(keep, 0x1F, 4, "").is_err());
+        assert!(check_input(keep, Int::from(0xF), 4, "").is_ok());
+        assert!(check_input(keep, Int::from(0x1F), 4, "").is_err());
+        assert_eq!(
+            check_input(keep, Int::Small(-5), 8, "")
+                .unwrap_err()
+                .to_string(),
+            "`s_axis_tkeep`: -0x5 does not fit the 8-bit port (0..=0xff)"
+        );
+        let huge = Int::Huge {
+            negative: false,
+            bits: 200,
+        };
+        assert_eq!(
+            check_input(keep, huge, 64, "").unwrap_err().to_string(),
+            "`s_axis_tkeep`: a 200-bit integer does not fit the 64-bit port (0..=0xffffffffffffffff)"
+        );
+        assert_eq!(
+            check_tdata(&[0, 1], 8, "[4]").unwrap_err().to_string(),
+            "`s_axis_tdata`[4] (word 1): 0x1 does not fit the 64-bit port (0..=0xffffffffffffffff)"
+        );
         assert!(check_tdata(&[u64::MAX], 8, "").is_ok());
         assert!(check_tdata(&[0xFF_FFFF], 3, "").is_ok());
         assert!(check_tdata(&[0x100_0000], 3, "").is_err());
@@ -578,6 +751,76 @@ mod tests {
             set_input(&mut i, k, v);
             assert_eq!(input_value(&i, k), v, "{name}");
         }
+    }
+
+    /// Every integer argument is checked against its range before it is used, by value (never
+    /// wrapped), and the message names the argument and the range.
+    #[test]
+    fn integer_arguments_name_their_range() {
+        assert_eq!(fit_bits("strb", Int::from(15), 4), Ok(15));
+        assert_eq!(
+            fit_bits("s_axis_tkeep", Int::from(300), 8)
+                .unwrap_err()
+                .to_string(),
+            "`s_axis_tkeep`: 300 does not fit 8 bits (0..=255)"
+        );
+        assert_eq!(
+            fit_bits("data", Int::Small(-1), 32)
+                .unwrap_err()
+                .to_string(),
+            "`data`: -1 does not fit 32 bits (0..=4294967295)"
+        );
+        let minus_huge = Int::Huge {
+            negative: true,
+            bits: 1000,
+        };
+        assert_eq!(
+            fit_bits("n", minus_huge, 64).unwrap_err().to_string(),
+            "`n`: a negative 1000-bit integer does not fit 64 bits (0..=18446744073709551615)"
+        );
+        assert_eq!(fit_bits("n", Int::from(u64::MAX), 64), Ok(u64::MAX));
+        assert!(fit_bits("n", Int::Small(1 << 64), 64).is_err());
+        assert_eq!(
+            fit_range(
+                "max_cycles",
+                Int::from(MAX_BUS_CYCLES + 1),
+                0,
+                MAX_BUS_CYCLES
+            )
+            .unwrap_err()
+            .to_string(),
+            "`max_cycles`: 1048577 is outside 0..=1048576"
+        );
+        assert_eq!(Int::Small(i128::MIN).hex(), format!("-{:#x}", 1u128 << 127));
+    }
+
+    /// The record limit is checked in u128 (no product wraps) and the message says what to do.
+    #[test]
+    fn record_size_is_checked_before_reserving() {
+        assert!(check_record_size(MAX_RECORD_BYTES / 4, 4).is_ok());
+        assert!(check_record_size(MAX_RECORD_BYTES / 4 + 1, 4).is_err());
+        assert!(check_record_size(u64::MAX, 0).is_ok());
+        assert_eq!(
+            check_record_size(1 << 62, 4).unwrap_err().to_string(),
+            "`n` = 4611686018427387904 cycles x 4 bytes per cycle of `record` = \
+             18446744073709551616 bytes: a run records at most 1073741824 bytes (1 GiB); record \
+             fewer fields or run at most 268435456 cycles per call"
+        );
+        assert!(check_record_size(u64::MAX, u64::MAX).is_err());
+        assert_eq!(value_bytes(1, false, 1), 1);
+        assert_eq!(value_bytes(12, false, 1), 2);
+        assert_eq!(value_bytes(32, false, 1), 4);
+        assert_eq!(value_bytes(48, false, 1), 8);
+        assert_eq!(value_bytes(512, true, 8), 64);
+        assert_eq!(
+            (
+                word_max(0, 3),
+                word_max(0, 8),
+                word_max(1, 12),
+                word_max(1, 8)
+            ),
+            (0xFF_FFFF, u64::MAX, 0xFFFF_FFFF, 0)
+        );
     }
 
     /// A register write and read through the ports change and show the register; a read-only

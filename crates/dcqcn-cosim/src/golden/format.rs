@@ -25,6 +25,11 @@ pub const MAX_SEQ: usize = 32;
 pub const MAX_LINE: usize = 2048;
 /// The most cycles a set holds (2^31-1, docs/golden-format.md).
 pub const MAX_CYCLES: u64 = i32::MAX as u64;
+/// The most cycles `golden gen` writes and `golden verify` runs the model for, per set
+/// (docs/golden-format.md): the work of a set is bounded before it starts, whatever few bytes
+/// claim more (`c 0 2147483647` is one line). 2^24 cycles run in about a minute on one core; the
+/// canonical sets' longest is 400,000.
+pub const MAX_RUN_CYCLES: u64 = 1 << 24;
 /// The largest file of a set that `golden verify` reads (the canonical sets' largest is 1.4 MB).
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
@@ -379,6 +384,8 @@ pub struct Decoder<'a> {
     end_line: usize,
     /// Cycles decoded so far (never more than `cycles`: the work is bounded by the end line).
     decoded: u64,
+    /// Line number (from 1) of the `c` or `r` record of the cycle last decoded.
+    record_line: usize,
 }
 
 impl<'a> Decoder<'a> {
@@ -499,6 +506,7 @@ impl<'a> Decoder<'a> {
             run: None,
             end_line: end_line_no,
             decoded: 0,
+            record_line: 0,
         })
     }
 
@@ -599,6 +607,7 @@ impl<'a> Decoder<'a> {
                         return Err(at(&self.file, n, format!("count {count} out of range")));
                     }
                     self.run = Some((vec![slot], count, 0));
+                    self.record_line = n;
                 }
                 Some("r") => {
                     if toks.len() < 4 {
@@ -628,6 +637,7 @@ impl<'a> Decoder<'a> {
                         seq.push(slot);
                     }
                     self.run = Some((seq, count, 0));
+                    self.record_line = n;
                 }
                 _ => {
                     return Err(at(
@@ -641,6 +651,11 @@ impl<'a> Decoder<'a> {
                 }
             }
         }
+    }
+
+    /// Line number (from 1) of the record that made the cycle last decoded (0 before any).
+    pub fn record_line(&self) -> usize {
+        self.record_line
     }
 
     /// Decodes every remaining cycle and checks the count against the `end` line.

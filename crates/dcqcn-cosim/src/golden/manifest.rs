@@ -14,7 +14,9 @@
 //! parser, typed at its edges ([`Entry`], [`FileEntry`]), held to the writer by a round-trip test
 //! over generated manifests and to its error messages by tests.
 
-use super::format::{check_lines, crc32, hex, Decoder, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MODEL};
+use super::format::{
+    check_lines, crc32, hex, Decoder, FORMAT, MAX_FILE_BYTES, MAX_RUN_CYCLES, MODEL,
+};
 use super::sets::{canonical_set, generate, SetDef, Source};
 use super::{at, io, stale, GoldenError};
 use crate::coverage::{Coverage, BINS};
@@ -179,15 +181,35 @@ impl Manifest {
                 [name, "bytes", _, "crc32", _, "sha256", _] if !plain_name(name) => {
                     return Err(at(file, line, not_plain(name)))
                 }
-                [name, "bytes", b, "crc32", c, "sha256", s] => m.files.push(FileEntry {
-                    name: name.to_string(),
-                    bytes: b
+                [name, "bytes", b, "crc32", c, "sha256", s] => {
+                    let bytes = b
                         .parse()
-                        .map_err(|_| at(file, line, format!("bad byte count `{b}`")))?,
-                    crc32: c.to_string(),
-                    sha256: s.to_string(),
-                    line,
-                }),
+                        .map_err(|_| at(file, line, format!("bad byte count `{b}`")))?;
+                    if !SET_FILES.contains(name) {
+                        return Err(at(
+                            file,
+                            line,
+                            format!(
+                                "`{name}` is not a file of a golden set ({})",
+                                SET_FILES.join(", ")
+                            ),
+                        ));
+                    }
+                    if let Some(first) = m.files.iter().find(|f| f.name == *name) {
+                        return Err(at(
+                            file,
+                            line,
+                            format!("`{name}` is listed twice (first at line {})", first.line),
+                        ));
+                    }
+                    m.files.push(FileEntry {
+                        name: name.to_string(),
+                        bytes,
+                        crc32: c.to_string(),
+                        sha256: s.to_string(),
+                        line,
+                    })
+                }
                 _ => {
                     return Err(at(
                         file,
@@ -210,6 +232,9 @@ impl Manifest {
         Ok(m)
     }
 }
+
+/// The files a set's manifest may list, each once (docs/golden-format.md).
+pub const SET_FILES: [&str; 3] = ["vectors.txt", "config.txt", "case.json"];
 
 /// What `verify` found for one set.
 #[derive(Clone, Debug)]
@@ -283,12 +308,15 @@ pub fn source_of(dir: &Path, m: &Manifest) -> Result<SetDef, GoldenError> {
             let cycles = c
                 .parse()
                 .ok()
-                .filter(|n| (1..=MAX_CYCLES).contains(n))
+                .filter(|n| (1..=MAX_RUN_CYCLES).contains(n))
                 .ok_or_else(|| {
                     at(
                         &mf,
                         line,
-                        format!("bad cycles `{}` (1 to {MAX_CYCLES})", crate::clip(c)),
+                        format!(
+                            "bad cycles `{}` (1 to {MAX_RUN_CYCLES}, the most `golden verify` runs)",
+                            crate::clip(c)
+                        ),
                     )
                 })?;
             let seed = s
@@ -345,7 +373,11 @@ pub fn find_sets(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, GoldenError> {
 pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let mpath = dir.join("manifest.txt");
     let mfile = mpath.display().to_string();
-    let m = Manifest::parse(&mfile, &read_text(&mpath)?)?;
+    let mtext = read_text(&mpath)?;
+    if mtext.lines().next() == Some(&format!("format {}", crate::surf::FORMAT)) {
+        return verify_upstream_set(dir, &mfile, &mtext);
+    }
+    let m = Manifest::parse(&mfile, &mtext)?;
     for entry in &m.files {
         let p = dir.join(&entry.name);
         let actual = FileEntry::of(&entry.name, &read(&p)?);
@@ -365,7 +397,9 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let vpath = dir.join("vectors.txt");
     let vfile = vpath.display().to_string();
     let vtext = read_text(&vpath)?;
-    let cycles = Decoder::new(&vfile, &vtext)?.check_count()?;
+    let dec = Decoder::new(&vfile, &vtext)?;
+    within_run_limit(&vfile, dec.cycles)?;
+    let cycles = dec.check_count()?;
 
     let def = source_of(dir, &m)?;
     // The model runs only as long as the (bounded) vectors file: a source that says otherwise
@@ -405,6 +439,45 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
         cycles,
         bytes: vtext.len() as u64,
     })
+}
+
+/// An upstream SURF block's recorded set (golden/surf/, `dcqcn surf record`): its vectors replayed
+/// on the upstream model, every output port every cycle and Rc, Rt, alpha and the CNP counter
+/// after every edge ([`super::upstream::replay`]). The manifest records provenance (the SURF
+/// commit and the sha256 of each upstream file), not checksums of the set's files: the vectors'
+/// own CRC-32 guards them.
+fn verify_upstream_set(dir: &Path, mfile: &str, mtext: &str) -> Result<Verified, GoldenError> {
+    check_lines(mfile, mtext.as_bytes())?;
+    let name = mtext
+        .lines()
+        .find_map(|l| l.strip_prefix("set "))
+        .ok_or_else(|| at(mfile, 1, "no `set` line"))?
+        .to_string();
+    let vpath = dir.join("vectors.txt");
+    let vfile = vpath.display().to_string();
+    let vtext = read_text(&vpath)?;
+    let dec = Decoder::with_fields(&vfile, &vtext, crate::surf::FORMAT, crate::surf::fields)?;
+    within_run_limit(&vfile, dec.cycles)?;
+    let cycles = super::upstream::replay(&vfile, dec)?;
+    Ok(Verified {
+        name,
+        cycles,
+        bytes: vtext.len() as u64,
+    })
+}
+
+/// Refuses a set whose end line says more than [`MAX_RUN_CYCLES`], before a single cycle is
+/// decoded or run (decoding itself never goes past the end line's count).
+fn within_run_limit(vfile: &str, cycles: u64) -> Result<(), GoldenError> {
+    if cycles > MAX_RUN_CYCLES {
+        return Err(GoldenError::File {
+            file: vfile.to_string(),
+            reason: format!(
+                "the end line says {cycles} cycles: above the {MAX_RUN_CYCLES} cycles per set that `golden verify` runs the model for (docs/golden-format.md)"
+            ),
+        });
+    }
+    Ok(())
 }
 
 fn first_differing_line(a: &[u8], b: &[u8]) -> usize {
@@ -521,6 +594,14 @@ mod tests {
         assert!(e.starts_with("m.txt:2: ``"), "an empty line: {e}");
         let e = parse_err("format dcqcn-golden 1\nfile v.txt bytes x crc32 0 sha256 0\n");
         assert_eq!(e, "m.txt:2: bad byte count `x`");
+        let e = parse_err("format dcqcn-golden 1\nfile v.txt bytes 1 crc32 0 sha256 0\n");
+        assert_eq!(
+            e,
+            "m.txt:2: `v.txt` is not a file of a golden set (vectors.txt, config.txt, case.json)"
+        );
+        let twice = "file config.txt bytes 1 crc32 0 sha256 0\n";
+        let e = parse_err(&format!("format dcqcn-golden 1\n{twice}set a\n{twice}"));
+        assert_eq!(e, "m.txt:4: `config.txt` is listed twice (first at line 2)");
         let e = parse_err("set a\nformat dcqcn-golden 2\n");
         assert_eq!(
             e,
@@ -549,7 +630,7 @@ mod tests {
             .to_string();
         assert_eq!(
             e,
-            "/nonexistent-set/manifest.txt:3: bad cycles `lots` (1 to 2147483647)"
+            "/nonexistent-set/manifest.txt:3: bad cycles `lots` (1 to 16777216, the most `golden verify` runs)"
         );
         let e = source_of(dir, &m("somewhere else"))
             .expect_err("unknown")

@@ -5,15 +5,17 @@
 //!   template-of-deltas [`Encoder`] / [`Decoder`] of `vectors.txt`;
 //! - [`sets`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case),
 //!   the checked-in [`canonical`] sets, and [`generate`] / [`write_set`] (`dcqcn golden gen`);
-//! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`).
+//! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`);
+//! - [`upstream`]: the upstream SURF block's recorded sets (golden/surf/) replayed on its model.
 
 pub mod format;
 pub mod manifest;
 pub mod sets;
+pub mod upstream;
 
 pub use format::{
     crc32, cycle_values, fields, hex, parse_hex, Decoder, Dir, EncodedVectors, Encoder, GField,
-    Val, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MAX_LINE, MAX_SEQ, MODEL, SLOTS,
+    Val, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MAX_LINE, MAX_RUN_CYCLES, MAX_SEQ, MODEL, SLOTS,
 };
 pub use manifest::{find_sets, source_of, verify_set, Manifest, Verified};
 pub use sets::{

@@ -3,7 +3,7 @@
 //! (`dcqcn golden gen`): the model run over the set, encoded as `vectors.txt`, `config.txt`,
 //! `case.json` for a fuzz case, and the manifest.
 
-use super::format::{check_lines, cycle_values, Encoder, MAX_CYCLES, MODEL};
+use super::format::{check_lines, cycle_values, Encoder, MAX_CYCLES, MAX_RUN_CYCLES, MODEL};
 use super::manifest::Manifest;
 use super::{io, GoldenError};
 use crate::coverage::Coverage;
@@ -285,11 +285,11 @@ pub(crate) fn run_spec(def: &SetDef) -> RunSpec {
 /// Runs the model over the set and encodes it.
 pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
     let db = def.params.data_bytes();
-    if !(1..=MAX_CYCLES).contains(&def.cycles) {
+    if !(1..=MAX_RUN_CYCLES).contains(&def.cycles) {
         return Err(GoldenError::File {
             file: def.name.clone(),
             reason: format!(
-                "{} cycles: a golden set holds 1 to {MAX_CYCLES} (docs/golden-format.md)",
+                "{} cycles: `golden gen` and `golden verify` run 1 to {MAX_RUN_CYCLES} cycles per set (the format holds up to {MAX_CYCLES}; docs/golden-format.md)",
                 def.cycles
             ),
         });

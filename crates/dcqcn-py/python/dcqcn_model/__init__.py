@@ -23,10 +23,13 @@ from ._dcqcn_model import (
     FIELDS,
     HISTORY_CYCLES,
     INPUTS,
+    MAX_BUS_CYCLES,
+    MAX_RECORD_BYTES,
     NAMED_CONFIGS,
     OUTPUTS,
     REGISTER_MAP,
     REGISTERS,
+    SIGNAL_CHECK_CYCLES,
     ConfigFileError,
     DcqcnError,
     InputError,
@@ -46,7 +49,7 @@ __all__ = [
     "DcqcnError", "ConfigFileError", "UnitError", "ParamError", "InputError",
     "rate", "size", "cycles", "alpha_g", "gbps", "port_width",
     "INPUTS", "OUTPUTS", "REGISTERS", "FIELDS", "EVENTS", "NAMED_CONFIGS", "REGISTER_MAP",
-    "HISTORY_CYCLES",
+    "HISTORY_CYCLES", "MAX_RECORD_BYTES", "MAX_BUS_CYCLES", "SIGNAL_CHECK_CYCLES",
 ]
 
 Stimulus = Mapping[str, Union[int, npt.ArrayLike]]
@@ -64,32 +67,21 @@ class Model(_Model):
             record: Optional[Sequence[str]] = None) -> Dict[str, np.ndarray]:
         """Steps `n` cycles in Rust, without Python in the loop, and returns the recorded fields.
 
-        stimulus: input port name -> an int (held every cycle) or an array of `n` non-negative
-        integers (`s_axis_tdata`: shape (n, words) of uint64, least significant word first,
-        words = ceil(data_bytes / 8), or an int held every cycle). Ports not given are 0.
+        stimulus: input port name -> an int (held every cycle) or an array of `n` values of any
+        integer or bool dtype, read in place, never widened to a uint64 copy (one in the other
+        byte order, or unaligned, is copied once at its own size); `s_axis_tdata`: an int beat,
+        or shape (n, words), least significant word first, words = ceil(data_bytes / 8). Ports
+        not given are 0.
         record: names from FIELDS (outputs of each cycle, registers after its edge) or EVENTS
         (default: every output port). Returns name -> array of n values, of the smallest unsigned
         type of the field's width (bool for one bit); `m_axis_tdata` as (n, words) uint64.
-        A value wider than its port raises InputError naming the port and the cycle.
+
+        Limits (docs/inputs.md), checked before the first cycle: n is 0..=2^64-1; the record
+        holds at most MAX_RECORD_BYTES (1 GiB) in all, n times the bytes per cycle of the
+        recorded fields (1, 2, 4 or 8 by width, 8 x words for m_axis_tdata), else InputError
+        naming `n` and `record` and the most cycles one call may record; a value wider than its
+        port raises InputError naming the port and the cycle; a value of the wrong type
+        TypeError. Ctrl-C raises KeyboardInterrupt within SIGNAL_CHECK_CYCLES cycles; the cycles
+        already stepped stay stepped (`cycle` counts them), and nothing is returned.
         """
-        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 0:
-            raise InputError(f"n: {n!r} is not a cycle count")
-        n = int(n)
-        prepared = {}
-        for name, v in (stimulus or {}).items():
-            if isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-                if v < 0:
-                    raise InputError(f"`{name}`: {v} is negative")
-                prepared[name] = int(v) if v < 1 << 64 else v
-                continue
-            a = np.asarray(v)
-            if a.dtype == bool:
-                a = a.astype(np.uint8)
-            if a.dtype.kind not in "iu":
-                raise InputError(f"`{name}`: array of {a.dtype}, expected integers")
-            if a.dtype.kind == "i" and a.size and a.min() < 0:
-                c = int(np.argmin(a.reshape(len(a), -1).min(axis=1))) if a.ndim else 0
-                raise InputError(f"`{name}`[{c}]: negative value")
-            prepared[name] = np.ascontiguousarray(a, dtype=np.uint64)
-        rec = list(OUTPUTS) if record is None else list(record)
-        return self._run(n, prepared, rec)
+        return self._run(n, stimulus, record)

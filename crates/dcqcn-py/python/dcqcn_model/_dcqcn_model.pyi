@@ -1,4 +1,17 @@
-"""Typed interface of the native module (PyO3, crate crates/dcqcn-py over crates/dcqcn-model)."""
+"""Typed interface of the native module (PyO3, crate crates/dcqcn-py over crates/dcqcn-model).
+
+Arguments (docs/inputs.md, "Python package"): every argument is checked before the call reserves
+memory or steps a cycle. An integer argument takes an int, a numpy integer or a bool (anything with
+__index__), by value: nothing wraps or saturates. A value of the wrong type raises TypeError; a
+value outside its range raises the argument's DcqcnError (a ValueError): ParamError for
+data_bytes, clk_hz and line_rate, InputError for the others, UnitError for a text in units. Both
+name the argument and its range, e.g.
+    TypeError: `cnp`: expected an integer 0..=0x1, got float
+    InputError: `s_axis_tkeep`: 0x12c does not fit the 8-bit port (0..=0xff)
+    InputError: `data`: 4294967296 does not fit 32 bits (0..=4294967295)
+An int past 128 bits is shown by its size ("a 601-bit integer"), a quoted text cut after 64
+characters. No call raises OverflowError, and a panic in the Rust code would be a bug.
+"""
 
 import os
 from typing import Dict, List, Optional, Tuple, Union
@@ -24,6 +37,12 @@ REGISTER_MAP: List[Tuple[int, str, bool]]
 """(byte address, word name, writable) of every mapped word (spec 6.2)."""
 HISTORY_CYCLES: int
 """Cycles of inputs and outputs a mismatch report lists."""
+MAX_RECORD_BYTES: int
+"""What one Model.run call may record: 2^30 bytes (1 GiB) of returned arrays in all."""
+MAX_BUS_CYCLES: int
+"""The largest max_cycles of Model.write and Model.read: 2^20."""
+SIGNAL_CHECK_CYCLES: int
+"""Model.run checks for Ctrl-C (any signal) every this many cycles: 2^16, about 15 ms."""
 
 class DcqcnError(ValueError):
     """Base of every error of dcqcn_model; str() is the Rust crate's message."""
@@ -38,7 +57,8 @@ class ParamError(DcqcnError):
     """Elaboration parameters the RTL refuses (DATA_BYTES, CLK_FREQ_HZ, LINE_RATE)."""
 
 class InputError(DcqcnError):
-    """An unknown port or field, a value wider than its port, a bus transaction that timed out."""
+    """An unknown port or field, a value wider than its port, an argument outside its range, a run
+    that would record more than MAX_RECORD_BYTES, a bus transaction that timed out."""
 
 def rate(text: str) -> int:
     """A rate in human units to bytes/s, as config files read it: rate("10Gbps") == 1_250_000_000,
@@ -48,13 +68,15 @@ def size(text: str) -> int:
     """A size to bytes: size("1MiB") == 1_048_576, size("5KB") == 5_000."""
 
 def cycles(text: str, clk_hz: int = 156_250_000) -> int:
-    """A time to clock cycles at clk_hz: cycles("2ms") == 312_500 at 156.25 MHz."""
+    """A time to clock cycles at clk_hz: cycles("2ms") == 312_500 at 156.25 MHz. clk_hz is
+    checked as Model checks it: ParamError with Model's message below 65537 (0 included)."""
 
 def alpha_g(gain: str) -> int:
     """The gain g ("1/256" or "0.00390625") as the register alpha_g = 1024 - round(1024 g)."""
 
 def port_width(name: str, data_bytes: int) -> int:
-    """Bits of an input/output port, spec-7 register or event for data_bytes-byte beats."""
+    """Bits of an input/output port, spec-7 register or event for data_bytes-byte beats
+    (data_bytes 1..=64, ParamError otherwise)."""
 
 class Model:
     """One DCQCN rate limiter: the bit-exact model, one clock cycle per `step`.
@@ -64,8 +86,9 @@ class Model:
     `dcqcn cosim --config FILE` reads it (same units, same error messages). The configuration is
     programmed into the model's registers at construction and by reset(); a cycle with rst = 1
     resets every register to its reset value, configuration included (spec 3), as the RTL does.
-    data_bytes, clk_hz, line_rate: the RTL's DATA_BYTES, CLK_FREQ_HZ, LINE_RATE (ParamError
-    if the RTL would refuse them).
+    data_bytes, clk_hz, line_rate: the RTL's DATA_BYTES, CLK_FREQ_HZ, LINE_RATE, 32-bit ints
+    (ParamError outside 32 bits or if the RTL would refuse them: DATA_BYTES 1..=64, CLK_FREQ_HZ
+    at least 65537, LINE_RATE at least 1).
     """
 
     def __init__(self, config: Union[str, os.PathLike[str], None] = None, *, data_bytes: int = 8,
@@ -87,7 +110,8 @@ class Model:
     def step(self, inputs: Optional[Inputs] = None, **ports: int) -> Outputs:
         """One clock cycle: the outputs of the cycle (before the edge); every register advances.
         Ports come as a dict and/or keywords; missing ports are 0. InputError for an unknown port
-        or a value wider than the port."""
+        or a value outside the port's width (negative, or wider); TypeError for a value that is
+        not an integer."""
     @property
     def outputs(self) -> Outputs:
         """The outputs of the last stepped cycle."""
@@ -105,7 +129,8 @@ class Model:
         registers after its edge (names of FIELDS)."""
     def diff(self, observed: Dict[str, Optional[int]]) -> List[str]:
         """Names whose observed value (a DUT's) differs from the model's last cycle; keys are
-        FIELDS or REGISTERS names; None (an X/Z value) always differs."""
+        FIELDS or REGISTERS names; values 0..=2^64-1 (beats up to 512 bits); None (an X/Z value)
+        always differs."""
     def report(self, observed: Dict[str, Optional[int]], *, scenario: str, seed: int = 0,
                variant: str, replay: str, raw: Optional[Dict[str, str]] = None) -> str:
         """The mismatch report of `dcqcn cosim` (MISMATCH at cycle ..., field / block /
@@ -116,11 +141,12 @@ class Model:
               idle: Optional[Inputs] = None, max_cycles: int = 16) -> int:
         """An AXI4-Lite write through the model's ports (address + data, then the response):
         steps the cycles it takes and returns BRESP (0 OKAY, 3 DECERR). register: a word name of
-        REGISTER_MAP (a read-only name raises InputError) or a byte address. idle: the other
-        inputs during the transaction."""
+        REGISTER_MAP (a read-only name raises InputError) or a byte address 0..=4095. data: 32
+        bits, strb: 4 bits. idle: the other inputs during the transaction, as step's. max_cycles:
+        0..=MAX_BUS_CYCLES; InputError if the response has not come by then."""
     def read(self, register: Union[str, int], *, idle: Optional[Inputs] = None,
              max_cycles: int = 16) -> Tuple[int, int]:
-        """An AXI4-Lite read through the ports: (RDATA, RRESP)."""
+        """An AXI4-Lite read through the ports: (RDATA, RRESP); arguments as write's."""
     def config_writes(self) -> List[Tuple[int, int]]:
         """The full-strobe (address, data) writes that program this model's configuration into a
         block at its reset values (what a testbench writes into the DUT after reset)."""
@@ -130,6 +156,7 @@ class Model:
     def cycles(self, time: str) -> int:
         """A time in human units as cycles at this model's clock."""
     def bpc(self, rate_bytes_per_s: int) -> int:
-        """spec 5.1: bytes per clock (Q16.16) for a rate in bytes/s at this clock."""
-    def _run(self, n: int, stimulus: Dict[str, Union[int, np.ndarray]],
-             record: List[str]) -> Dict[str, np.ndarray]: ...
+        """spec 5.1: bytes per clock (Q16.16) for a rate in bytes/s (32 bits) at this clock."""
+    def _run(self, n: int, stimulus: Optional[Dict[str, Union[int, np.ndarray, List[int]]]] = None,
+             record: Optional[List[str]] = None) -> Dict[str, np.ndarray]:
+        """The bulk run behind dcqcn_model.Model.run, which documents it."""
