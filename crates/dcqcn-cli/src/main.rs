@@ -701,7 +701,7 @@ fn sim_row(
                 Some(Phase::Hyper) => "increase_hai",
                 None if e.cnp_edge => "cnp",
                 None if e.alpha_fire => "alpha",
-                None if every > 0 && c % every == 0 => "sample",
+                None if every > 0 && c.is_multiple_of(every) => "sample",
                 None => return Ok(()),
             }
         };

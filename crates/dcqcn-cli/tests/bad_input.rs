@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{dcqcn, stderr, tmp};
+use common::{case_json, dcqcn, stderr, tmp};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -25,13 +25,6 @@ fn refused(args: &[&str], dir: &Path, names: &[&str]) -> String {
     }
     assert!(!e.contains("panicked"), "{args:?}: {e}");
     e
-}
-
-/// A saved fuzz case (a checked-in regression) as JSON, to be edited.
-fn case_json() -> serde_json::Value {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../dcqcn-cosim/tests/fuzz-regressions/mutant-gate-strict.json");
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 fn write_case(dir: &Path, name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {

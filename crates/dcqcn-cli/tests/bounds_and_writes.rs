@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{dcqcn, stderr, tmp};
+use common::{case_json, dcqcn, stderr, tmp};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -328,10 +328,7 @@ fn golden_verify_replays_the_upstream_sets() {
 #[test]
 fn a_fuzz_case_address_must_fit_the_port() {
     let d = tmp("case-addr");
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../dcqcn-cosim/tests/fuzz-regressions/mutant-gate-strict.json");
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+    let mut v = case_json();
     v["case"]["stimulus"]["axil"]["periodic"] =
         serde_json::json!([{"period": 100, "addr": 4096, "values": [1]}]);
     std::fs::write(d.join("a.json"), v.to_string()).unwrap();

@@ -157,7 +157,10 @@ fn corrupt_regression_file_is_named() {
     let e = fuzz::parse_case(&json.to_string(), "w.json")
         .unwrap_err()
         .to_string();
-    assert!(e.contains("w.json:1: `case.stimulus.axil.write_prob`: invalid type"), "{e}");
+    assert!(
+        e.contains("w.json:1: `case.stimulus.axil.write_prob`: invalid type"),
+        "{e}"
+    );
     assert!(!e.contains("column"), "{e}");
     let _ = std::fs::remove_dir_all(dir);
 }

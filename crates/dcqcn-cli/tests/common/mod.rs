@@ -23,3 +23,11 @@ pub fn tmp(name: &str) -> PathBuf {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A saved fuzz case (a checked-in regression) as JSON, to be edited by a test.
+#[allow(dead_code)] // each test binary compiles this module; not every one edits a saved case
+pub fn case_json() -> serde_json::Value {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../dcqcn-cosim/tests/fuzz-regressions/mutant-gate-strict.json");
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
