@@ -201,10 +201,10 @@ enum Cmd {
     Cosim {
         #[command(flatten)]
         run: RunArgs,
-        /// Start every RTL register at a random value drawn from this seed (0: all zero), so that
-        /// a register the reset misses shows up as a mismatch.
-        #[arg(long, default_value_t = 0)]
-        init_seed: u64,
+        /// Start every RTL register at a random value drawn from this seed (0, the default: all
+        /// zero), so that a register the reset misses shows up as a mismatch.
+        #[arg(long)]
+        init_seed: Option<u64>,
         /// Write a waveform of both sides (scopes tb, model, rtl) to this VCD file (needs --scenario).
         #[arg(long)]
         vcd: Option<PathBuf>,
@@ -216,9 +216,10 @@ enum Cmd {
         /// width, e.g. w8 or vhdl-w8.
         #[arg(long, conflicts_with = "hdl")]
         variant: Option<String>,
-        /// Which RTL the suite runs against: the SystemVerilog, the VHDL twin, or both in turn.
-        #[arg(long, value_enum, default_value = "sv")]
-        hdl: HdlChoice,
+        /// Which RTL the suite runs against: the SystemVerilog (default), the VHDL twin, or both
+        /// in turn.
+        #[arg(long, value_enum)]
+        hdl: Option<HdlChoice>,
         /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
         #[arg(long, visible_alias = "json", default_value = "dcqcn-mismatch.json")]
         report: PathBuf,
@@ -923,12 +924,29 @@ fn main() -> ExitCode {
     let r = match &cli.cmd {
         Cmd::Cosim {
             run,
+            init_seed,
             vcd,
+            vcd_window,
+            variant,
+            hdl,
             report,
+            jobs,
             rtl: RtlChoice::Surf,
             surf_dir,
-            ..
-        } => surf::cosim(run, surf_dir, vcd, report),
+        } => surf::cosim(
+            run,
+            surf_dir,
+            vcd,
+            report,
+            &surf::OursOnly {
+                variant: variant.is_some(),
+                hdl: hdl.is_some(),
+                init_seed: init_seed.is_some(),
+                jobs: jobs.is_some(),
+                vcd_window: vcd_window.is_some(),
+                base: run.base.is_some(),
+            },
+        ),
         Cmd::Cosim {
             rtl: RtlChoice::Ours,
             surf_dir: Some(_),
@@ -948,11 +966,11 @@ fn main() -> ExitCode {
             ..
         } => cosim(&CosimArgs {
             run,
-            init_seed: *init_seed,
+            init_seed: init_seed.unwrap_or(0),
             vcd,
             vcd_window: *vcd_window,
             variant,
-            hdl: *hdl,
+            hdl: hdl.unwrap_or(HdlChoice::Sv),
             report,
             jobs: jobs
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -104,13 +104,45 @@ pub fn run(cmd: &SurfCmd) -> Result<(), Failure> {
     }
 }
 
+/// The options of `dcqcn cosim` that belong to our block's lockstep, as given on the command
+/// line (`--rtl surf` refuses each).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OursOnly {
+    pub variant: bool,
+    pub hdl: bool,
+    pub init_seed: bool,
+    pub jobs: bool,
+    pub vcd_window: bool,
+    pub base: bool,
+}
+
+impl OursOnly {
+    /// The first option given, with why `--rtl surf` does not take it (one line).
+    pub fn refusal(&self) -> Option<&'static str> {
+        [
+            (self.variant, "--variant is not for --rtl surf: it names a Verilated variant of our block, and --rtl surf runs the upstream VHDL of --surf-dir in GHDL"),
+            (self.hdl, "--hdl is not for --rtl surf: it chooses our block's SystemVerilog or VHDL twin, and --rtl surf runs the upstream VHDL of --surf-dir"),
+            (self.init_seed, "--init-seed is not for --rtl surf: it randomises our Verilated block's registers, and GHDL starts the upstream registers at their VHDL initial values"),
+            (self.jobs, "--jobs is not for --rtl surf: it runs our block's scenarios on threads, and --rtl surf runs its scenarios one after another, one GHDL process each"),
+            (self.vcd_window, "--vcd-window is not for --rtl surf: --vcd writes the whole run, and a mismatch writes the 200 cycles up to it beside the report"),
+            (self.base, "--base is our block's configuration; the upstream scenarios program upstream registers (`dcqcn surf scenarios`)"),
+        ]
+        .into_iter()
+        .find_map(|(given, why)| given.then_some(why))
+    }
+}
+
 /// `dcqcn cosim --rtl surf`: the model of upstream against your checkout, one scenario or all.
 pub fn cosim(
     run: &crate::RunArgs,
     surf_dir: &Option<PathBuf>,
     vcd: &Option<PathBuf>,
     report: &Path,
+    ours_only: &OursOnly,
 ) -> Result<(), Failure> {
+    if let Some(why) = ours_only.refusal() {
+        return Err(Failure::Input(why.into()));
+    }
     let Some(dir) = surf_dir else {
         return Err(Failure::Input(
             "--rtl surf needs --surf-dir PATH (your SURF checkout)".into(),
@@ -147,6 +179,12 @@ pub fn cosim(
             None => (window.as_path(), true),
         };
         let o = surf::lockstep(&b, sc, run.seed, n, &replay, Some(trace)).map_err(input)?;
+        eprintln!(
+            "{}: upstream run {} ({})",
+            sc.name,
+            o.upstream_run.display(),
+            if o.kept { "kept" } else { "removed" }
+        );
         match &o.mismatch {
             None => outln!(
                 "{:<19} {:>7} cycles  0 mismatches  {:>6.0} cycles/s",

@@ -185,3 +185,66 @@ fn surf_with_a_monitor_too_old_for_the_block() {
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
 }
+
+/// Options of our block's lockstep that `--rtl surf` cannot honour are refused, each with one line
+/// naming the option and why, exit 2, before the checkout is looked at (issue 33).
+#[test]
+fn options_of_our_block_are_refused_with_rtl_surf() {
+    let root = tmp("ours-only");
+    let d = root.join("no-surf-needed");
+    let d = d.to_str().unwrap();
+    let base = [
+        "cosim",
+        "--rtl",
+        "surf",
+        "--surf-dir",
+        d,
+        "--scenario",
+        "alpha-wrap",
+    ];
+    let cases: &[(&[&str], &str, &str)] = &[
+        (
+            &["--variant", "w32"],
+            "--variant is not for --rtl surf",
+            "Verilated variant",
+        ),
+        (&["--hdl", "sv"], "--hdl is not for --rtl surf", "VHDL twin"),
+        (
+            &["--init-seed", "0"],
+            "--init-seed is not for --rtl surf",
+            "VHDL initial values",
+        ),
+        (
+            &["--init-seed", "7"],
+            "--init-seed is not for --rtl surf",
+            "VHDL initial values",
+        ),
+        (
+            &["--jobs", "2"],
+            "--jobs is not for --rtl surf",
+            "one after another",
+        ),
+        (
+            &["--vcd", "w.vcd", "--vcd-window", "10:20"],
+            "--vcd-window is not for --rtl surf",
+            "--vcd writes the whole run",
+        ),
+        (
+            &["--base", "paper-table2"],
+            "--base is our block's configuration",
+            "upstream registers",
+        ),
+    ];
+    for (extra, head, why) in cases {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        let (code, err) = run(&args);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(err.contains(head) && err.contains(why), "{extra:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{extra:?}: {err}");
+    }
+    // Without them the same command goes on to the checkout.
+    let (code, err) = run(&base);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no such directory"), "{err}");
+}

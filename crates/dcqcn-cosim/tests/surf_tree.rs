@@ -102,3 +102,41 @@ fn block_that_does_not_connect_it_needs_no_port() {
     write(&root, MONITOR_FILE, &monitor(PORTS_WITHOUT));
     check_tree(&root).unwrap();
 }
+
+/// An assembled tree (not a git checkout) names its SURF commit on the `snapshot:` line of its
+/// `PROVENANCE.txt` (docs/surf-lockstep.md): the first such line, its first word of 40 hex digits.
+#[test]
+fn the_snapshot_line_of_provenance_names_the_commit() {
+    use dcqcn_cosim::surf::surf_commit;
+    let c = "fc56630d4caedd8ecd16bd11ed3287ab5406aca7";
+    let d = tree("provenance");
+    // Run outside any git checkout: git would answer for the enclosing repository.
+    if std::process::Command::new("git")
+        .arg("-C")
+        .arg(&d)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        eprintln!("skipped: {} is inside a git checkout", d.display());
+        return;
+    }
+    assert_eq!(surf_commit(&d), "unknown");
+    write(
+        &d,
+        "PROVENANCE.txt",
+        &format!("assembled by hand\n  snapshot: {c}\nsnapshot: slaclab/surf {c} (2025-11-18)\nsnapshot: slaclab/surf 052db87d275aae7bf028ed532b150ebfee67cf26\n"),
+    );
+    assert_eq!(
+        surf_commit(&d),
+        format!("{c}+block-files-of-PROVENANCE.txt")
+    );
+    // A 40-character word that is not hex is not a commit; a line without one names none.
+    write(
+        &d,
+        "PROVENANCE.txt",
+        "snapshot: slaclab/surf zz56630d4caedd8ecd16bd11ed3287ab5406aca7\n",
+    );
+    assert_eq!(surf_commit(&d), "unknown");
+    let _ = std::fs::remove_dir_all(d);
+}

@@ -36,13 +36,21 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 use thiserror::Error;
 
+mod dump;
+pub mod late;
+mod scratch;
+
+pub use dump::{Dump, ProbeReader, RegStream};
+pub use late::{Cycle, Row, Window};
+pub use scratch::Scratch;
+
 /// Beat width of the upstream wrapper (its `S_AXIS_TDATA` is 256 bits).
 pub const DATA_BYTES: u32 = 32;
 /// Line 1 of a recorded set's `vectors.txt` (docs/surf-lockstep.md: the golden format with the
 /// upstream wrapper's ports and four registers).
 pub const FORMAT: &str = "dcqcn-golden-surf 1";
 /// Our bridge around the wrapper (built into the binary: the build needs no repository checkout).
-pub const BRIDGE_VHDL: &str = include_str!("../../../testbench/surf/surf_tb.vhd");
+pub const BRIDGE_VHDL: &str = include_str!("../../../../testbench/surf/surf_tb.vhd");
 /// GHDL analysis flags: SURF CI's.
 pub const GHDL_FLAGS: [&str; 4] = ["--std=08", "-fsynopsys", "-frelaxed-rules", "-fexplicit"];
 
@@ -135,6 +143,10 @@ pub enum SurfError {
         field: &'static str,
         value: String,
     },
+    #[error("internal: the replay of the stimulus and the model differs from the run in cycle {cycle} (a stimulus that reads an output the lockstep does not compare?)")]
+    Replay { cycle: u64 },
+    #[error("internal: cycle {cycle} is not held for the report (held: {first}..{end})")]
+    Lost { cycle: u64, first: u64, end: u64 },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SurfError + '_ {
@@ -296,8 +308,10 @@ fn instance_maps_port(text: &str, entity: &str, port: &str) -> bool {
     })
 }
 
-/// Where the checkout comes from: `git rev-parse HEAD` of a git checkout, else the snapshot line
-/// of a `PROVENANCE.txt` at its top (an assembled tree), else `unknown`.
+/// Where the checkout comes from: `git rev-parse HEAD` of a git checkout, else the commit on the
+/// `snapshot:` line of a `PROVENANCE.txt` at its top (an assembled tree: the first line that
+/// starts with `snapshot:`, its first word of 40 hex digits; docs/surf-lockstep.md), as
+/// `<commit>+block-files-of-PROVENANCE.txt`, else `unknown`.
 pub fn surf_commit(dir: &Path) -> String {
     if let Ok(o) = Command::new("git")
         .arg("-C")
@@ -315,7 +329,10 @@ pub fn surf_commit(dir: &Path) -> String {
         if let Some(c) = t
             .lines()
             .find(|l| l.starts_with("snapshot:"))
-            .and_then(|l| l.split_whitespace().find(|w| w.len() == 40))
+            .and_then(|l| {
+                l.split_whitespace()
+                    .find(|w| w.len() == 40 && w.bytes().all(|c| c.is_ascii_hexdigit()))
+            })
         {
             return format!("{c}+block-files-of-PROVENANCE.txt");
         }
@@ -567,19 +584,17 @@ pub struct SurfSim {
     stdout: BufReader<ChildStdout>,
     line: String,
     cycle: u64,
-    vcd: PathBuf,
-    log: PathBuf,
-    /// `rst` of every cycle so far (the counter register's reset).
-    rst: Vec<bool>,
+    /// This run's own folder: the register dump and the simulator's messages.
+    scratch: Scratch,
 }
 
 impl SurfSim {
     /// Starts the simulation built in `b`; its waveform dump of the four registers and its
-    /// messages go to `<b.dir>/<name>.vcd` and `.log`.
+    /// messages go to `dump.vcd` and `sim.log` in a scratch folder of this run alone
+    /// (`<b.dir>/runs/<name>-<process id>-<n>/`, [`Scratch`]).
     pub fn start(b: &Built, name: &str) -> Result<SurfSim, SurfError> {
-        let vcd = b.dir.join(format!("{name}.vcd"));
-        let log = b.dir.join(format!("{name}.log"));
-        let _ = std::fs::remove_file(&vcd);
+        let scratch = Scratch::new(&b.dir, name)?;
+        let (vcd, log) = (scratch.dump(), scratch.log());
         let logf = std::fs::File::create(&log).map_err(io_err(&log))?;
         let runtime = [
             "--ieee-asserts=disable".to_string(),
@@ -600,25 +615,38 @@ impl SurfSim {
             .stdout(Stdio::piped())
             .stderr(Stdio::from(logf));
         let mut child = cmd.spawn().map_err(io_err(&b.dir))?;
-        let stdin = BufWriter::new(child.stdin.take().expect("piped"));
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(SurfError::Io {
+                path: b.dir.clone(),
+                source: std::io::Error::other(
+                    "the simulator's standard input or output is missing",
+                ),
+            });
+        };
         Ok(SurfSim {
             child,
-            stdin,
-            stdout,
+            stdin: BufWriter::new(stdin),
+            stdout: BufReader::new(stdout),
             line: String::new(),
             cycle: 0,
-            vcd,
-            log,
-            rst: Vec::new(),
+            scratch,
         })
     }
 
+    /// This run's scratch folder.
+    pub fn scratch(&self) -> &Scratch {
+        &self.scratch
+    }
+
+    /// An error of the simulator; its scratch folder is kept (the error names its log).
     fn fail(&self, what: impl Into<String>) -> SurfError {
+        self.scratch.keep();
         SurfError::Sim {
             cycle: self.cycle,
             what: what.into(),
-            log: self.log.clone(),
+            log: self.scratch.log(),
         }
     }
 
@@ -649,7 +677,6 @@ impl SurfSim {
             a.wstrb & 0xF,
             a.araddr
         );
-        self.rst.push(i.rst);
         let sent = self
             .stdin
             .write_all(l.as_bytes())
@@ -671,38 +698,20 @@ impl SurfSim {
         Ok(p)
     }
 
-    /// Stops the simulation and reads the registers of every cycle stepped from its waveform
-    /// dump: entry k is what the registers hold after the clock edge of cycle k (during cycle
-    /// k + 1), the convention of [`dcqcn_model::surf::SurfLimiter::probe`]. The last cycle's
-    /// entry needs one more cycle: step one (any inputs) before finishing.
-    pub fn finish(mut self) -> Result<Vec<Regs>, SurfError> {
+    /// Stops the simulation and opens its waveform dump, which gives the registers of every
+    /// cycle stepped in order ([`Dump::next_regs`]): entry k is what the registers hold after the
+    /// clock edge of cycle k (during cycle k + 1), the convention of
+    /// [`dcqcn_model::surf::SurfLimiter::probe`]. The last cycle's entry needs one more cycle:
+    /// step one (any inputs) before finishing.
+    pub fn finish(mut self) -> Result<Dump, SurfError> {
         let _ = self.stdin.write_all(b"Q\n");
         let _ = self.stdin.flush();
-        let status = self.child.wait().map_err(io_err(&self.log))?;
+        let log = self.scratch.log();
+        let status = self.child.wait().map_err(io_err(&log))?;
         if !status.success() {
             return Err(self.fail(format!("the simulator exited with {status}")));
         }
-        let raw = read_probes(&self.vcd, self.cycle).map_err(|e| self.fail(e))?;
-        let n = raw.len().saturating_sub(1);
-        let mut v = Vec::with_capacity(n);
-        for k in 0..n {
-            let next = raw[k + 1];
-            let get = |x: Option<u64>, what: &str| {
-                x.ok_or_else(|| self.fail(format!("{what} is not 0/1 after cycle {k}")))
-            };
-            v.push(Regs {
-                rc: get(next[0], "Rc")? as u32,
-                rt: get(next[1], "Rt")? as u32,
-                alpha: get(next[2], "alpha")? as u16,
-                // The register takes the counter's value at each edge, 0 in reset.
-                cnp_cnt: if self.rst[k] {
-                    0
-                } else {
-                    get(raw[k][3], "the CNP counter")? as u16
-                },
-            });
-        }
-        Ok(v)
+        Dump::open(self.scratch, self.cycle)
     }
 }
 
@@ -764,94 +773,6 @@ fn parse_ports(l: &str) -> Option<Ports> {
     o.s_axil_bresp = two(t[5], "s_axil_bresp", &mut undefined);
     o.s_axil_rresp = two(t[6], "s_axil_rresp", &mut undefined);
     Some(Ports { out: o, undefined })
-}
-
-/// The four probe signals at each cycle's sampling time (10k + 8 ns) from GHDL's VCD: entry k is
-/// cycle k, `None` where a bit was not 0/1.
-fn read_probes(path: &Path, cycles: u64) -> Result<Vec<[Option<u64>; 4]>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut scope: Vec<String> = Vec::new();
-    let mut ids: Vec<(String, usize)> = Vec::new();
-    let mut fs_per_unit: u64 = 1;
-    let mut lines = text.lines();
-    let mut in_timescale = false;
-    for l in lines.by_ref() {
-        let l = l.trim();
-        if in_timescale {
-            if l.starts_with("$end") {
-                in_timescale = false;
-                continue;
-            }
-            fs_per_unit = match l.replace(' ', "").as_str() {
-                "1fs" => 1,
-                "1ps" => 1_000,
-                "1ns" => 1_000_000,
-                other => return Err(format!("waveform timescale `{other}`")),
-            };
-            continue;
-        }
-        let p: Vec<&str> = l.split_whitespace().collect();
-        match p.first().copied() {
-            Some("$timescale") => {
-                if p.len() >= 3 {
-                    fs_per_unit = match (p[1], p[2]) {
-                        ("1", "fs") => 1,
-                        ("1", "ps") => 1_000,
-                        ("1", "ns") => 1_000_000,
-                        _ => return Err(format!("waveform timescale `{l}`")),
-                    };
-                } else {
-                    in_timescale = true;
-                }
-            }
-            Some("$scope") if p.len() > 2 => scope.push(p[2].to_lowercase()),
-            Some("$upscope") => {
-                scope.pop();
-            }
-            Some("$var") if p.len() > 4 => {
-                let name = p[4].split('[').next().unwrap_or("").to_lowercase();
-                let full = format!("/{}/{name}", scope.join("/"));
-                if let Some(k) = PROBES.iter().position(|x| *x == full) {
-                    ids.push((p[3].to_string(), k));
-                }
-            }
-            Some("$enddefinitions") => break,
-            _ => {}
-        }
-    }
-    if ids.len() != PROBES.len() {
-        return Err(format!(
-            "the waveform dump holds {} of the 4 register probes ({})",
-            ids.len(),
-            PROBES.join(", ")
-        ));
-    }
-    let sample = |k: u64| (10 * k + 8) * 1_000_000 / fs_per_unit;
-    let mut cur: [Option<u64>; 4] = [None; 4];
-    let mut out = Vec::with_capacity(cycles as usize);
-    let mut next = 0u64;
-    let id_of = |id: &str| ids.iter().find(|(i, _)| i == id).map(|x| x.1);
-    for l in lines {
-        let l = l.trim();
-        if let Some(t) = l.strip_prefix('#') {
-            let t: u64 = t.parse().map_err(|_| format!("waveform time `{l}`"))?;
-            while next < cycles && sample(next) < t {
-                out.push(cur);
-                next += 1;
-            }
-        } else if let Some(rest) = l.strip_prefix('b') {
-            let mut it = rest.split_whitespace();
-            let (v, id) = (it.next().unwrap_or(""), it.next().unwrap_or(""));
-            if let Some(k) = id_of(id) {
-                cur[k] = u64::from_str_radix(v, 2).ok();
-            }
-        }
-    }
-    while next < cycles {
-        out.push(cur);
-        next += 1;
-    }
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1251,7 +1172,7 @@ pub fn run_upstream(
         ports.push(po.out);
         prev = po.out;
     }
-    let regs = sim.finish()?;
+    let regs = sim.finish()?.collect(inputs.iter().map(|i| i.rst))?;
     Ok(Recording {
         inputs,
         ports,
@@ -1354,7 +1275,6 @@ pub fn history_row(cycle: u64, i: &Inputs, o: &Outputs) -> HistoryRow {
 
 use dcqcn_model::surf::{SurfLimiter, SurfParams, SurfProbe};
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// The first difference between [`SurfLimiter`] and the upstream VHDL.
 #[derive(Clone, Debug, Serialize)]
@@ -1372,6 +1292,9 @@ pub struct SurfMismatch {
     pub replay: String,
     /// The cycles up to the mismatch: inputs and model outputs.
     pub history: Vec<HistoryRow>,
+    /// The run's own scratch folder, kept for the report: the upstream register dump compared
+    /// (`dump.vcd`) and the simulator's messages (`sim.log`).
+    pub upstream_run: String,
 }
 
 impl SurfMismatch {
@@ -1391,6 +1314,10 @@ impl SurfMismatch {
             "configuration: upstream writes [{}]\n",
             self.writes.join(", ")
         );
+        s += &format!(
+            "upstream run: {} (register dump dump.vcd, messages sim.log)\n",
+            self.upstream_run
+        );
         s += &format!("replay: {}\n", self.replay);
         s
     }
@@ -1403,6 +1330,10 @@ pub struct SurfOutcome {
     pub cycles: u64,
     pub seconds: f64,
     pub mismatch: Option<SurfMismatch>,
+    /// The run's own scratch folder (its register dump and the simulator's messages): removed
+    /// when the run passed, kept with a mismatch.
+    pub upstream_run: PathBuf,
+    pub kept: bool,
 }
 
 impl SurfOutcome {
@@ -1465,12 +1396,47 @@ fn diffs(i: &Inputs, m: &Outputs, r: &Ports, regs: Option<(&Regs, &Regs)>) -> Ve
     out
 }
 
+/// The cycles of a mismatch's waveform window, as a length.
+const WAVEFORM_CYCLES_USIZE: usize = crate::lockstep::WAVEFORM_CYCLES as usize;
+
+/// The stimulus of `sc` and [`SurfLimiter`], stepped from reset: the model side of a run, live
+/// and in the replay of [`late::first_difference`].
+pub struct ModelRun<'a> {
+    bench: Bench,
+    model: SurfLimiter,
+    cnp_at: &'a [u64],
+    cycle: u64,
+}
+
+impl<'a> ModelRun<'a> {
+    pub fn new(sc: &'a SurfScenario, seed: u64) -> Self {
+        ModelRun {
+            bench: Bench::with_config_writes(&sc.stimulus, &params(), seed, sc.writes.clone()),
+            model: SurfLimiter::new(SurfParams::default()),
+            cnp_at: &sc.cnp_at,
+            cycle: 0,
+        }
+    }
+}
+
+impl late::ModelSide for ModelRun<'_> {
+    fn step(&mut self, prev: &Outputs) -> (Inputs, Outputs, Regs) {
+        let mut i = self.bench.next(prev);
+        i.cnp |= self.cnp_at.contains(&self.cycle);
+        self.cycle += 1;
+        let o = self.model.step(&i);
+        (i, o, regs_of(&self.model.probe()))
+    }
+}
+
 /// Runs `sc` for `cycles` cycles on the upstream block and on [`SurfLimiter`], closed loop on
 /// the upstream outputs, comparing every output port every cycle and the four registers after
-/// every edge. Stops stepping at the first port difference; the registers (read from the
-/// waveform dump when the simulation ends) are compared up to there, and the earlier difference
-/// is the one reported. `vcd`: a waveform of scopes `tb`, `model` and `rtl` — of the whole run,
-/// or (`window_only`) of the [`crate::lockstep::WAVEFORM_CYCLES`] cycles up to a mismatch.
+/// every edge. Stops stepping at the first port difference; the registers (streamed from the
+/// waveform dump when the simulation ends, [`late`]) are compared up to there, and the earlier
+/// difference is the one reported, wherever it lies. `vcd`: a waveform of scopes `tb`, `model`
+/// and `rtl` — of the whole run, or (`window_only`) of the [`crate::lockstep::WAVEFORM_CYCLES`]
+/// cycles up to a mismatch. Memory: that many cycles twice, or the whole run for a whole-run
+/// waveform.
 pub fn lockstep(
     b: &Built,
     sc: &SurfScenario,
@@ -1479,123 +1445,171 @@ pub fn lockstep(
     replay: &str,
     vcd: Option<(&Path, bool)>,
 ) -> Result<SurfOutcome, SurfError> {
-    let p = params();
-    let mut bench = Bench::with_config_writes(&sc.stimulus, &p, seed, sc.writes.clone());
-    let mut model = SurfLimiter::new(SurfParams::default());
+    use late::ModelSide;
+    let mut side = ModelRun::new(sc, seed);
     let mut sim = SurfSim::start(b, sc.name)?;
     let keep_all = matches!(vcd, Some((_, false)));
-    let window = crate::lockstep::WAVEFORM_CYCLES as usize;
-    let mut trace: VecDeque<(Inputs, Outputs, Ports, Regs)> = VecDeque::new();
-    let mut model_regs = Vec::new();
+    let cap = (!keep_all).then_some(WAVEFORM_CYCLES_USIZE);
+    let mut held: Window<Cycle> = Window::new(cap);
+    let mut port0 = Ports::default();
     let mut prev = Outputs::default();
-    let mut port_mismatch: Option<(u64, Vec<FieldDiff>)> = None;
+    let mut port_mismatch = None;
     let start = Instant::now();
     let mut stepped = 0;
     for k in 0..=cycles {
-        let mut i = bench.next(&prev);
-        i.cnp |= sc.cnp_at.contains(&k);
+        let (i, mo, mr) = side.step(&prev);
         let po = sim.step(&i)?;
         if k == cycles {
-            break;
+            break; // the extra cycle that shows the registers after the last edge
         }
-        let mo = model.step(&i);
-        let mp = regs_of(&model.probe());
-        model_regs.push(mp);
         stepped += 1;
         // Cycle 0: the registered outputs still hold their power-up values.
-        let d = if k == 0 {
-            vec![]
-        } else {
-            diffs(&i, &mo, &po, None)
-        };
+        let differs = k > 0 && !diffs(&i, &mo, &po, None).is_empty();
         prev = po.out;
-        trace.push_back((i, mo, po, mp));
-        if !keep_all && trace.len() > window {
-            trace.pop_front();
+        if k == 0 {
+            port0 = po.clone();
         }
-        if !d.is_empty() {
-            port_mismatch = Some((k, d));
+        held.push(Cycle {
+            inputs: i,
+            model: mo,
+            rtl: po,
+            model_regs: mr,
+        });
+        if differs {
+            port_mismatch = Some(k);
             // One more cycle shows the registers after this edge.
-            let i2 = bench.next(&prev);
+            let (i2, _, _) = side.step(&prev);
             sim.step(&i2)?;
             break;
         }
     }
-    let rtl_regs = sim.finish()?;
+    let mut dump = sim.finish()?;
+    let run = late::Run {
+        stepped,
+        held: &held,
+        port0: &port0,
+        port_mismatch,
+    };
+    let found = late::first_difference(
+        &run,
+        &mut ModelRun::new(sc, seed),
+        &mut |_, rst| dump.next_regs(rst),
+        cap,
+    )?;
     let seconds = start.elapsed().as_secs_f64();
-    let n = rtl_regs.len().min(model_regs.len());
-    let reg_mismatch = (0..n)
-        .find(|&k| model_regs[k] != rtl_regs[k])
-        .map(|k| k as u64);
-    let mismatch = match (port_mismatch, reg_mismatch) {
-        (None, None) => None,
-        (pm, rm) => {
-            let at = match (&pm, rm) {
-                (Some((c, _)), Some(r)) => (*c).min(r),
-                (Some((c, _)), None) => *c,
-                (None, Some(r)) => r,
-                (None, None) => unreachable!(),
-            };
-            let first = trace.front().map_or(0, |_| stepped - trace.len() as u64);
-            let (i, mo, po, mr) = trace[(at - first) as usize].clone();
-            let rr = rtl_regs.get(at as usize).copied().unwrap_or_default();
-            let fields = diffs(&i, &mo, &po, Some((&mr, &rr)));
+    let upstream_run = dump.scratch().path().to_path_buf();
+    let (mismatch, compared) = conclude(
+        &found,
+        stepped,
+        &Context {
+            scenario: sc,
+            seed,
+            commit: &b.commit,
+            replay,
+            upstream_run: &upstream_run,
+        },
+        vcd,
+    )?;
+    if mismatch.is_some() {
+        dump.scratch().keep();
+    }
+    let kept = dump.scratch().kept();
+    Ok(SurfOutcome {
+        cycles: compared,
+        seconds,
+        mismatch,
+        upstream_run,
+        kept,
+    })
+}
+
+/// What a report names besides the cycles.
+pub struct Context<'a> {
+    pub scenario: &'a SurfScenario,
+    pub seed: u64,
+    pub commit: &'a str,
+    /// The command that runs the scenario again (without `--cycles`).
+    pub replay: &'a str,
+    pub upstream_run: &'a Path,
+}
+
+/// The mismatch at `found.at` (fields, history, replay command) and the cycles compared, and the
+/// waveform `vcd` (see [`lockstep`]) from `found.rows`.
+pub fn conclude(
+    found: &late::Found,
+    stepped: u64,
+    cx: &Context,
+    vcd: Option<(&Path, bool)>,
+) -> Result<(Option<SurfMismatch>, u64), SurfError> {
+    let rows = &found.rows;
+    let row = |c: u64| {
+        rows.get(c).ok_or(SurfError::Lost {
+            cycle: c,
+            first: rows.first(),
+            end: rows.end(),
+        })
+    };
+    let mismatch = match found.at {
+        None => None,
+        Some(at) => {
+            let r = row(at)?;
+            let c = &r.cycle;
+            let fields = diffs(
+                &c.inputs,
+                &c.model,
+                &c.rtl,
+                Some((&c.model_regs, &r.rtl_regs)),
+            );
             let hist_from = at
                 .saturating_sub(crate::lockstep::HISTORY_CYCLES - 1)
-                .max(first);
-            let history = (hist_from..=at)
-                .map(|c| {
-                    let (i, o, _, _) = &trace[(c - first) as usize];
-                    history_row(c, i, o)
-                })
-                .collect();
+                .max(rows.first());
+            let mut history = Vec::new();
+            for k in hist_from..=at {
+                let h = &row(k)?.cycle;
+                history.push(history_row(k, &h.inputs, &h.model));
+            }
             Some(SurfMismatch {
                 cycle: at,
                 time_us: at as f64 / 156.25,
-                scenario: sc.name.to_string(),
-                seed,
-                variant: format!("surf {}", b.commit),
+                scenario: cx.scenario.name.to_string(),
+                seed: cx.seed,
+                variant: format!("surf {}", cx.commit),
                 data_bytes: DATA_BYTES,
                 fields,
-                writes: sc
+                writes: cx
+                    .scenario
                     .writes
                     .iter()
                     .map(|(a, d)| format!("{a:#05x}={d:#010x}"))
                     .collect(),
-                replay: format!("{replay} --cycles {}", at + 1),
+                replay: format!("{} --cycles {}", cx.replay, at + 1),
                 history,
+                upstream_run: cx.upstream_run.display().to_string(),
             })
         }
     };
     if let Some((path, window_only)) = vcd {
         if !window_only || mismatch.is_some() {
-            let end = mismatch.as_ref().map_or(stepped, |m| m.cycle + 1);
-            let first = stepped - trace.len() as u64;
+            let end = found.at.map_or(stepped, |c| c + 1).min(rows.end());
             let from = if window_only {
-                end.saturating_sub(window as u64).max(first)
+                end.saturating_sub(crate::lockstep::WAVEFORM_CYCLES)
+                    .max(rows.first())
             } else {
-                first
+                rows.first()
             };
-            write_vcd(path, &trace, first, from..end, &rtl_regs)?;
+            write_vcd(path, rows, from..end)?;
         }
     }
-    let compared = mismatch.as_ref().map_or(n as u64, |m| m.cycle);
-    Ok(SurfOutcome {
-        cycles: compared,
-        seconds,
-        mismatch,
-    })
+    Ok((mismatch, found.at.unwrap_or(stepped)))
 }
 
-/// Writes cycles `range` of `trace` (whose entry 0 is cycle `first`): scope `tb` the inputs,
-/// scopes `model` and `rtl` the outputs (at the falling edge) and the four registers (after the
-/// rising edge), as `dcqcn cosim`'s waveforms.
+/// Writes cycles `range` of `rows`: scope `tb` the inputs, scopes `model` and `rtl` the outputs
+/// (at the falling edge) and the four registers (after the rising edge), as `dcqcn cosim`'s
+/// waveforms.
 fn write_vcd(
     path: &Path,
-    trace: &VecDeque<(Inputs, Outputs, Ports, Regs)>,
-    first: u64,
+    rows: &Window<Row>,
     range: std::ops::Range<u64>,
-    rtl_regs: &[Regs],
 ) -> Result<(), SurfError> {
     use vcd::{TimescaleUnit, Value};
     let file = std::fs::File::create(path).map_err(io_err(path))?;
@@ -1638,10 +1652,19 @@ fn write_vcd(
             .collect()
     };
     for c in range {
-        let (i, mo, po, mr) = &trace[(c - first) as usize];
-        let rr = rtl_regs.get(c as usize).copied().unwrap_or_default();
-        let mv = cycle_values(i, mo, mr);
-        let rv = cycle_values(i, &po.out, &rr);
+        let Some(Row {
+            cycle: cy,
+            rtl_regs,
+        }) = rows.get(c)
+        else {
+            return Err(SurfError::Lost {
+                cycle: c,
+                first: rows.first(),
+                end: rows.end(),
+            });
+        };
+        let mv = cycle_values(&cy.inputs, &cy.model, &cy.model_regs);
+        let rv = cycle_values(&cy.inputs, &cy.rtl.out, rtl_regs);
         for (phase, dirs) in [(0u64, [Dir::In, Dir::Out]), (1, [Dir::St, Dir::St])] {
             w.timestamp(c * 2 * half + phase * half).map_err(io)?;
             w.change_scalar(clk, if phase == 0 { Value::V0 } else { Value::V1 })
