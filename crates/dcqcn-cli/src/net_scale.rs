@@ -82,7 +82,7 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n @ 1..=MAX_JOBS) => Ok(n),
         _ => Err(format!(
-            "`{}`: must be a thread count 1..={MAX_JOBS}",
+            "`{}`: must be a thread count 1..={MAX_JOBS} (at least 1, at most {MAX_JOBS})",
             dcqcn_harness::clip(s)
         )),
     }
