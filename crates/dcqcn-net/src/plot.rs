@@ -947,12 +947,16 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
     OutFile::create(path.to_path_buf())?.write(bytes)
 }
 
+/// A text and its extent: left, top, right, bottom (figure units).
+#[cfg(test)]
+pub(crate) type TextExtent = (String, [f32; 4]);
+
 /// Every text of `fig` as resvg lays it out for the PNG (the embedded font, its shaping and
 /// advances): its content and its extent in figure units (left, top, right, bottom), and the
 /// picture's size.
 #[cfg(test)]
-pub(crate) fn text_extents(fig: &Figure) -> (Vec<(String, [f32; 4])>, (f32, f32)) {
-    fn walk(g: &usvg::Group, out: &mut Vec<(String, [f32; 4])>) {
+pub(crate) fn text_extents(fig: &Figure) -> (Vec<TextExtent>, (f32, f32)) {
+    fn walk(g: &usvg::Group, out: &mut Vec<TextExtent>) {
         for n in g.children() {
             match n {
                 usvg::Node::Group(g) => walk(g, out),
