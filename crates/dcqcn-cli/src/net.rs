@@ -75,8 +75,15 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
     let plan = experiment::plan(selection, &overrides)?;
     let mut reports = Vec::new();
     for (exp, cfg) in plan {
-        let bar = progress_bar(exp.name(), args.quiet);
         let dir = args.out.join(exp.name());
+        // Said before the run: a closed standard output ends the command here (status 141).
+        outln!(
+            "{}: {:.3} s simulated, into {}",
+            exp.name(),
+            cfg.duration_ps as f64 / dcqcn_net::config::PS_PER_S as f64,
+            dir.display()
+        );
+        let bar = progress_bar(exp.name(), args.quiet);
         let report = experiment::run(exp, &cfg, &dir, &mut |done| {
             bar.set_position((done * 1000.0) as u64)
         })?;

@@ -1,7 +1,7 @@
 //! `dcqcn net advcam` and `dcqcn net sweep`: the AdvCam-scale funnel and parameter maps
 //! (`dcqcn_net::advcam`, `dcqcn_net::sweep`), with progress bars and run-time reports.
 
-use dcqcn_net::config::{self, NetConfig, PS_PER_S};
+use dcqcn_net::config::{self, PS_PER_S};
 use dcqcn_net::{advcam, sweep, NetError};
 use std::path::PathBuf;
 
@@ -68,44 +68,38 @@ pub struct SweepArgs {
     pub base: String,
     #[command(flatten)]
     pub run: RunOpts,
-    /// Threads (default: every core).
-    #[arg(long)]
+    /// Threads, 1 to 1024 (default: every core); never more than the points, nor than keep the
+    /// samples of the points in flight within bounds.
+    #[arg(long, value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Output folder: sweep.csv, sweep.svg, sweep.png.
     #[arg(long, default_value = "out/net/sweep")]
     pub out: PathBuf,
 }
 
-fn flag(flag: &str, message: String) -> NetError {
-    NetError::Flag {
-        flag: flag.to_string(),
-        message,
+/// `--jobs`: 1 to [`MAX_JOBS`] threads (as cosim's and fuzz's `--jobs`).
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        _ => Err(format!(
+            "`{}`: must be a thread count 1..={MAX_JOBS} (at least 1, at most {MAX_JOBS})",
+            dcqcn_harness::clip(s)
+        )),
     }
 }
 
-/// The file, seed and duration of the command line over `cfg`, then the checks.
-fn overrides(
-    cfg: &mut NetConfig,
-    file: &Option<PathBuf>,
-    seed: Option<u64>,
-    duration: Option<f64>,
-) -> Result<(), NetError> {
-    if let Some(path) = file {
-        config::load_file(cfg, path)?;
+/// Most threads `--jobs` may ask for.
+const MAX_JOBS: usize = 1024;
+
+/// The parameter file of `--config`, read (at most 1 MiB): its text and its name.
+fn read_config(file: &Option<PathBuf>) -> Result<Option<(String, String)>, NetError> {
+    match file {
+        None => Ok(None),
+        Some(path) => Ok(Some((
+            dcqcn_harness::config_file::read_text(path)?,
+            path.display().to_string(),
+        ))),
     }
-    if let Some(s) = seed {
-        cfg.seed = s;
-    }
-    if let Some(d) = duration {
-        if !(d > 0.0 && d <= 100.0) {
-            return Err(flag(
-                "--duration",
-                format!("{d}: must be in (0, 100] seconds"),
-            ));
-        }
-        cfg.duration_ps = (d * PS_PER_S as f64).round() as u64;
-    }
-    cfg.validate("command line", &Default::default())
 }
 
 pub fn run(cmd: &ScaleCmd) -> Result<(), NetError> {
@@ -116,58 +110,34 @@ pub fn run(cmd: &ScaleCmd) -> Result<(), NetError> {
 }
 
 fn run_advcam(a: &AdvcamArgs) -> Result<(), NetError> {
-    if a.leaves == 0 || a.per_leaf == 0 {
-        return Err(flag(
-            if a.leaves == 0 {
-                "--leaves"
-            } else {
-                "--per-leaf"
-            },
-            "must be at least 1".into(),
-        ));
-    }
-    let n = u64::from(a.leaves) * u64::from(a.per_leaf);
-    if n > config::MAX_SENDERS as u64 {
-        return Err(flag(
-            "--leaves/--per-leaf",
-            format!(
-                "{} x {} = {n} senders, at most {}",
-                a.leaves,
-                a.per_leaf,
-                config::MAX_SENDERS
-            ),
-        ));
-    }
-    // --uplink is read as the file's `link.uplink_rate` (the same units and checks); the
-    // defaults' PFC headroom follows it, and it wins over a file's value.
-    let uplink = a.uplink.as_ref().map(|u| {
-        (
-            sweep::Axis {
-                flag: "--uplink".into(),
-                name: "link.uplink_rate".into(),
-                values: vec![u.clone()],
-            },
-            u,
-        )
-    });
-    let mut uplink_bits_per_s = advcam::DEFAULT_UPLINK_BITS_PER_S;
-    if let Some((axis, u)) = &uplink {
-        let c = sweep::apply(&advcam::default_config(1, 1, uplink_bits_per_s), axis, u)?;
-        uplink_bits_per_s = c.link.uplink().rate_bits_per_s;
-    }
-    let mut cfg = advcam::default_config(a.leaves, a.per_leaf, uplink_bits_per_s);
-    overrides(&mut cfg, &a.run.config, a.run.seed, a.run.duration)?;
-    if let Some((axis, u)) = &uplink {
-        cfg = sweep::apply(&cfg, axis, u)?;
-    }
+    let file = read_config(&a.run.config)?;
+    let cfg = advcam::plan(
+        &advcam::Options {
+            leaves: a.leaves,
+            per_leaf: a.per_leaf,
+            uplink: a.uplink.clone(),
+            seed: a.run.seed,
+            duration_s: a.run.duration,
+        },
+        file.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),
+    )?;
+    // Said before the run: a closed standard output ends the command here (status 141).
+    outln!(
+        "advcam: {} senders under {} leaves, {:.3} s per mode, into {}",
+        cfg.flows.len(),
+        cfg.leaves.len(),
+        cfg.duration_ps as f64 / PS_PER_S as f64,
+        a.out.display()
+    );
     let bar = crate::net::progress_bar("advcam", a.run.quiet);
     let started = std::time::Instant::now();
     let cpu0 = cpu_s();
-    let out = advcam::run(&cfg, &mut |done| bar.set_position((done * 1000.0) as u64));
+    let (out, files) = advcam::run_writing(&cfg, &a.out, &mut |done| {
+        bar.set_position((done * 1000.0) as u64)
+    })?;
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_s() - cpu0;
     bar.finish_and_clear();
-    let files = advcam::write(&out, &a.out)?;
     outln!("{}", out.table);
     let sim = 2.0 * cfg.duration_ps as f64 / PS_PER_S as f64;
     outln!(
@@ -199,26 +169,35 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
     let x = sweep::parse_axis("--x", &a.x)?;
     let y = sweep::parse_axis("--y", &a.y)?;
     let mut base = sweep::base_config(&a.base)?;
-    overrides(&mut base, &a.run.config, a.run.seed, a.run.duration)?;
+    let file = read_config(&a.run.config)?;
+    config::command_line(
+        &mut base,
+        file.as_ref().map(|(t, n)| (t.as_str(), n.as_str())),
+        a.run.seed,
+        a.run.duration,
+    )?;
     let grid = sweep::plan(&base, x, y)?;
-    let jobs = match a.jobs {
-        Some(0) => return Err(flag("--jobs", "0: must be at least 1".into())),
-        Some(j) => j,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let asked = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = sweep::threads(&grid, asked);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .build()
-        .map_err(|e| flag("--jobs", format!("cannot start {jobs} threads: {e}")))?;
+        .map_err(|e| NetError::Flag {
+            flag: "--jobs".into(),
+            message: format!("cannot start {jobs} threads: {e}"),
+        })?;
     let total = grid.x.values.len() * grid.y.values.len();
+    // Said before the run: a closed standard output ends the command here (status 141).
+    outln!(
+        "sweep: {total} points ({} x {}) on {jobs} threads, into {}",
+        grid.x.values.len(),
+        grid.y.values.len(),
+        a.out.display()
+    );
     let bar = crate::net::progress_bar("sweep", a.run.quiet);
     bar.set_length(total as u64);
-    let started = std::time::Instant::now();
-    let cpu0 = cpu_s();
-    let results = pool.install(|| sweep::run(&grid, &|k| bar.set_position(k as u64)));
-    let wall = started.elapsed().as_secs_f64();
-    let cpu = cpu_s() - cpu0;
-    bar.finish_and_clear();
     let title = format!(
         "sweep on {}: {} x {} ({} s per point)",
         a.base,
@@ -226,7 +205,16 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
         grid.y.name,
         grid.points[0][0].duration_ps as f64 / PS_PER_S as f64
     );
-    let files = sweep::write(&grid, &results, &title, &a.out, "sweep")?;
+    let started = std::time::Instant::now();
+    let cpu0 = cpu_s();
+    let (results, files) = pool.install(|| {
+        sweep::run_writing(&grid, &title, &a.out, "sweep", &|k| {
+            bar.set_position(k as u64)
+        })
+    })?;
+    let wall = started.elapsed().as_secs_f64();
+    let cpu = cpu_s() - cpu0;
+    bar.finish_and_clear();
     let collapsed = results
         .iter()
         .flatten()

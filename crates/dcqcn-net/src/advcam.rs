@@ -10,6 +10,7 @@
 
 use crate::config::{FlowCfg, NetConfig, Profile, PS_PER_S};
 use crate::experiment::jain;
+use crate::out::{self, OutFile};
 use crate::plot::{self, Figure, Panel, Series, BLUE, GREY, ORANGE, RED};
 use crate::sim::{Network, RunResult};
 use crate::NetError;
@@ -224,15 +225,28 @@ fn summarise(mode: &'static str, cfg: &NetConfig, r: &RunResult) -> Summary {
 /// Runs both modes of `cfg` (validated), PFC only first; `progress` gets the fraction of both
 /// runs' simulated time done.
 pub fn run(cfg: &NetConfig, progress: &mut dyn FnMut(f64)) -> Outcome {
+    let Ok(out) = run_with::<std::convert::Infallible>(cfg, progress, &mut |_, _| Ok(()));
+    out
+}
+
+/// [`run`], handing each mode's summary and run to `each` as soon as it ends; an error of `each`
+/// ends the funnel there.
+fn run_with<E>(
+    cfg: &NetConfig,
+    progress: &mut dyn FnMut(f64),
+    each: &mut dyn FnMut(&Summary, &RunResult) -> Result<(), E>,
+) -> Result<Outcome, E> {
     let mut modes = Vec::new();
     let runs = [("PFC only", pfc_only(cfg)), ("PFC + DCQCN", cfg.clone())];
     for (k, (mode, c)) in runs.into_iter().enumerate() {
         let r = Network::new(c.clone()).run(|done| progress((k as f64 + done) / 2.0));
-        modes.push((summarise(mode, &c, &r), r));
+        let s = summarise(mode, &c, &r);
+        each(&s, &r)?;
+        modes.push((s, r));
     }
     let stepped_cycles = modes.iter().map(|m| m.1.stepped_cycles).sum();
     let skipped_cycles = modes.iter().map(|m| m.1.skipped_cycles).sum();
-    Outcome {
+    Ok(Outcome {
         csv: summary_csv(cfg, &modes),
         flows_csv: flows_csv(cfg, &modes),
         figure: figure(cfg, &modes),
@@ -241,7 +255,37 @@ pub fn run(cfg: &NetConfig, progress: &mut dyn FnMut(f64)) -> Outcome {
         modes,
         stepped_cycles,
         skipped_cycles,
-    }
+    })
+}
+
+/// Runs both modes of `cfg` and writes the outputs of [`write`] into `dir`: the folder and every
+/// file are made before the first run, `advcam.csv`'s header then and each mode's samples when
+/// the mode ends; a failed write ends the funnel at once. Returns the outcome and the paths.
+pub fn run_writing(
+    cfg: &NetConfig,
+    dir: &Path,
+    progress: &mut dyn FnMut(f64),
+) -> Result<(Outcome, Vec<String>), NetError> {
+    out::create_dir("--out", dir)?;
+    let mut csv = OutFile::create(dir.join("advcam.csv"))?;
+    let mut flows = OutFile::create(dir.join("advcam-flows.csv"))?;
+    let svg = OutFile::create(dir.join("advcam.svg"))?;
+    let png = OutFile::create(dir.join("advcam.png"))?;
+    let mut table_file = OutFile::create(dir.join("advcam-table.md"))?;
+    csv.write(&out::csv_record(SUMMARY_HEADER))?;
+    let outcome = run_with(cfg, progress, &mut |s, r| {
+        let mut bytes = Vec::new();
+        for row in summary_rows(cfg, s, r) {
+            bytes.extend(out::csv_record(row));
+        }
+        csv.write(&bytes)
+    })?;
+    flows.write(&outcome.flows_csv)?;
+    let mut files = vec![csv.name(), flows.name()];
+    files.extend(outcome.figure.write_into(svg, png)?);
+    table_file.write(outcome.table.as_bytes())?;
+    files.push(table_file.name());
+    Ok((outcome, files))
 }
 
 fn csv_bytes(rows: Vec<Vec<String>>) -> Vec<u8> {
@@ -253,63 +297,72 @@ fn csv_bytes(rows: Vec<Vec<String>>) -> Vec<u8> {
     w.into_inner().expect("writing CSV into memory cannot fail")
 }
 
+/// The header of `advcam.csv`.
+const SUMMARY_HEADER: [&str; 12] = [
+    "mode",
+    "time_s",
+    "aggregate_gbps",
+    "min_gbps",
+    "median_gbps",
+    "max_gbps",
+    "jain",
+    "root_queue_bytes",
+    "max_leaf_queue_bytes",
+    "xoff",
+    "marks",
+    "drops",
+];
+
 /// One row per mode and sample: aggregate, min / median / max per-flow throughput and Jain's
 /// index of the sample, root and largest leaf queue, XOFF frames and marks in the sample, drops
 /// so far.
 fn summary_csv(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> Vec<u8> {
-    let header = [
-        "mode",
-        "time_s",
-        "aggregate_gbps",
-        "min_gbps",
-        "median_gbps",
-        "max_gbps",
-        "jain",
-        "root_queue_bytes",
-        "max_leaf_queue_bytes",
-        "xoff",
-        "marks",
-        "drops",
-    ];
-    let nleaf = cfg.leaves.len();
-    let root = if nleaf > 1 { nleaf } else { 0 };
-    let mut rows = vec![header.map(String::from).to_vec()];
+    let mut rows = vec![SUMMARY_HEADER.map(String::from).to_vec()];
     for (s, r) in modes {
-        for smp in &r.samples {
-            let mut v: Vec<f64> = smp.flows.iter().map(|f| f.payload_gbps).collect();
-            let agg: f64 = v.iter().sum();
-            let j = jain(&v);
-            v.sort_by(f64::total_cmp);
-            rows.push(vec![
-                s.mode.to_string(),
-                format!("{:.6}", smp.t_ps as f64 / PS_PER_S as f64),
-                format!("{agg:.4}"),
-                format!("{:.4}", v.first().copied().unwrap_or(0.0)),
-                format!("{:.4}", median(&v)),
-                format!("{:.4}", v.last().copied().unwrap_or(0.0)),
-                format!("{j:.4}"),
-                smp.switches[root].queue_bytes.to_string(),
-                smp.switches[..nleaf]
-                    .iter()
-                    .map(|w| w.queue_bytes)
-                    .max()
-                    .unwrap_or(0)
-                    .to_string(),
-                smp.switches.iter().map(|w| w.xoff).sum::<u64>().to_string(),
-                smp.switches
-                    .iter()
-                    .map(|w| w.marks)
-                    .sum::<u64>()
-                    .to_string(),
-                smp.switches
-                    .iter()
-                    .map(|w| w.drops)
-                    .sum::<u64>()
-                    .to_string(),
-            ]);
-        }
+        rows.extend(summary_rows(cfg, s, r));
     }
     csv_bytes(rows)
+}
+
+/// The rows of `advcam.csv` of one mode.
+fn summary_rows(cfg: &NetConfig, s: &Summary, r: &RunResult) -> Vec<Vec<String>> {
+    let nleaf = cfg.leaves.len();
+    let root = if nleaf > 1 { nleaf } else { 0 };
+    let mut rows = Vec::with_capacity(r.samples.len());
+    for smp in &r.samples {
+        let mut v: Vec<f64> = smp.flows.iter().map(|f| f.payload_gbps).collect();
+        let agg: f64 = v.iter().sum();
+        let j = jain(&v);
+        v.sort_by(f64::total_cmp);
+        rows.push(vec![
+            s.mode.to_string(),
+            format!("{:.6}", smp.t_ps as f64 / PS_PER_S as f64),
+            format!("{agg:.4}"),
+            format!("{:.4}", v.first().copied().unwrap_or(0.0)),
+            format!("{:.4}", median(&v)),
+            format!("{:.4}", v.last().copied().unwrap_or(0.0)),
+            format!("{j:.4}"),
+            smp.switches[root].queue_bytes.to_string(),
+            smp.switches[..nleaf]
+                .iter()
+                .map(|w| w.queue_bytes)
+                .max()
+                .unwrap_or(0)
+                .to_string(),
+            smp.switches.iter().map(|w| w.xoff).sum::<u64>().to_string(),
+            smp.switches
+                .iter()
+                .map(|w| w.marks)
+                .sum::<u64>()
+                .to_string(),
+            smp.switches
+                .iter()
+                .map(|w| w.drops)
+                .sum::<u64>()
+                .to_string(),
+        ]);
+    }
+    rows
 }
 
 /// One row per flow: its leaf and its mean over the second half in each mode.
@@ -540,10 +593,7 @@ fn figure(cfg: &NetConfig, modes: &[(Summary, RunResult)]) -> Figure {
 /// Writes `advcam.csv`, `advcam-flows.csv`, `advcam.svg`, `advcam.png` and `advcam-table.md`
 /// into `dir`; returns their paths.
 pub fn write(out: &Outcome, dir: &Path) -> Result<Vec<String>, NetError> {
-    std::fs::create_dir_all(dir).map_err(|source| NetError::Write {
-        path: dir.display().to_string(),
-        source,
-    })?;
+    out::create_dir("--out", dir)?;
     let mut files = Vec::new();
     for (name, bytes) in [
         ("advcam.csv", &out.csv),
@@ -558,4 +608,68 @@ pub fn write(out: &Outcome, dir: &Path) -> Result<Vec<String>, NetError> {
     plot::write_file(&p, out.table.as_bytes())?;
     files.push(p.display().to_string());
     Ok(files)
+}
+
+/// The command line of `dcqcn net advcam`: the funnel's size, the uplink rate (as the file's
+/// `link.uplink_rate`), the seed and the simulated time.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub leaves: u32,
+    pub per_leaf: u32,
+    pub uplink: Option<String>,
+    pub seed: Option<u64>,
+    pub duration_s: Option<f64>,
+}
+
+/// The funnel `o` asks for, over a parameter file (`file`: its text and its name) if given: the
+/// sizes are checked ([`MAX_SENDERS`](crate::config::MAX_SENDERS) senders) before anything is
+/// allocated, then every value as a parameter file's.
+pub fn plan(o: &Options, file: Option<(&str, &str)>) -> Result<NetConfig, NetError> {
+    let flag = |flag: &str, message: String| NetError::Flag {
+        flag: flag.to_string(),
+        message,
+    };
+    if o.leaves == 0 || o.per_leaf == 0 {
+        let which = if o.leaves == 0 {
+            "--leaves"
+        } else {
+            "--per-leaf"
+        };
+        return Err(flag(which, "must be at least 1".into()));
+    }
+    let n = u64::from(o.leaves) * u64::from(o.per_leaf);
+    if n > crate::config::MAX_SENDERS as u64 {
+        return Err(flag(
+            "--leaves/--per-leaf",
+            format!(
+                "{} x {} = {n} senders, at most {}",
+                o.leaves,
+                o.per_leaf,
+                crate::config::MAX_SENDERS
+            ),
+        ));
+    }
+    // --uplink is read as the file's `link.uplink_rate` (the same units and checks); the
+    // defaults' PFC headroom follows it, and it wins over a file's value.
+    let uplink = o.uplink.as_ref().map(|u| {
+        (
+            crate::sweep::Axis {
+                flag: "--uplink".into(),
+                name: "link.uplink_rate".into(),
+                values: vec![u.clone()],
+            },
+            u,
+        )
+    });
+    let mut uplink_bits_per_s = DEFAULT_UPLINK_BITS_PER_S;
+    if let Some((axis, u)) = &uplink {
+        let c = crate::sweep::apply(&default_config(1, 1, uplink_bits_per_s), axis, u)?;
+        uplink_bits_per_s = c.link.uplink().rate_bits_per_s;
+    }
+    let mut cfg = default_config(o.leaves, o.per_leaf, uplink_bits_per_s);
+    crate::config::command_line(&mut cfg, file, o.seed, o.duration_s)?;
+    if let Some((axis, u)) = &uplink {
+        cfg = crate::sweep::apply(&cfg, axis, u)?;
+    }
+    Ok(cfg)
 }

@@ -245,8 +245,11 @@ impl NetConfig {
         }
     }
 
+    /// Senders of the topology (saturating: [`MAX_SENDERS`] bounds it in [`NetConfig::validate`]).
     pub fn senders(&self) -> usize {
-        self.leaves.iter().map(|&n| n as usize).sum()
+        self.leaves
+            .iter()
+            .fold(0usize, |a, &n| a.saturating_add(n as usize))
     }
 
     /// Cycle-level consistency checks; `lines` maps a field to its line in the file (absent: the
@@ -448,7 +451,46 @@ impl NetConfig {
                 format!("{} flows for {} senders", self.flows.len(), self.senders()),
             ));
         }
+        if self.sample_ps > self.duration_ps {
+            return Err(err(
+                "sample",
+                format!(
+                    "{} ps: longer than the duration ({} ps), no sample would be taken; give at most the duration",
+                    self.sample_ps, self.duration_ps
+                ),
+            ));
+        }
+        let cells = self.sample_cells();
+        if cells > MAX_SAMPLE_CELLS {
+            return Err(err(
+                "sample",
+                format!(
+                    "{} samples x {} flows and switches = {cells} sample cells, at most {MAX_SAMPLE_CELLS} (a longer sample or a shorter duration)",
+                    self.duration_ps / self.sample_ps,
+                    self.flows.len() + self.switch_count()
+                ),
+            ));
+        }
         Ok(())
+    }
+
+    /// Switches of the topology: one per leaf, and a root when there is more than one leaf.
+    pub fn switch_count(&self) -> usize {
+        let n = self.leaves.len();
+        if n > 1 {
+            n + 1
+        } else {
+            n
+        }
+    }
+
+    /// What a run keeps of its samples: samples over the duration times the flows and switches
+    /// each records (saturating; [`MAX_SAMPLE_CELLS`] bounds it, and with it a run's memory).
+    /// `sample_ps` 0 counts as one sample per picosecond.
+    pub fn sample_cells(&self) -> u64 {
+        let samples = self.duration_ps / self.sample_ps.max(1);
+        let per = (self.flows.len() as u64).saturating_add(self.switch_count() as u64);
+        samples.saturating_mul(per)
     }
 }
 
@@ -470,6 +512,9 @@ pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
 pub const MAX_CNP_PULSE_CYCLES: u32 = 1 << 20;
 /// Senders of a topology (`topology.leaves` summed).
 pub const MAX_SENDERS: usize = 1024;
+/// Samples times the flows and switches each records, in one run: about 40 bytes each in
+/// memory, and as much again in the CSV (160 MB each at the bound).
+pub const MAX_SAMPLE_CELLS: u64 = 4_000_000;
 
 /// The model's clock period in picoseconds.
 pub fn cycle_ps(p: &Params) -> u64 {
@@ -616,10 +661,59 @@ impl Reader<'_> {
     }
 }
 
+/// The first table or list of a parameter file that has the wrong kind: its key and what it
+/// should be.
+fn shape_error(t: &toml::Table) -> Option<(String, &'static str)> {
+    for key in ["frame", "link", "switch", "receiver", "sender", "topology"] {
+        if t.get(key).is_some_and(|v| !v.is_table()) {
+            return Some((key.to_string(), "a table"));
+        }
+    }
+    let flows = t.get("flow")?;
+    let Some(flows) = flows.as_array() else {
+        return Some((
+            "flow".into(),
+            "an array of tables ([[flow]], one per sender)",
+        ));
+    };
+    for (k, f) in flows.iter().enumerate() {
+        let Some(f) = f.as_table() else {
+            return Some((format!("flow[{k}]"), "a table ([[flow]])"));
+        };
+        if f.get("base").is_some_and(|b| !b.is_str()) {
+            return Some((
+                format!("flow[{k}].base"),
+                "the name of a register set, a string (e.g. \"paper-table2\")",
+            ));
+        }
+        if f.get("registers").is_some_and(|r| !r.is_table()) {
+            return Some((
+                format!("flow[{k}].registers"),
+                "a table of register fields ([flow.registers])",
+            ));
+        }
+    }
+    None
+}
+
 /// Applies the file `text` (named `file`) on top of `cfg`, then validates the result.
 pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), NetError> {
-    let parsed: FileCfg =
-        toml::from_str(text).map_err(|e| config_file::syntax_error(text, file, &e))?;
+    let parsed: FileCfg = toml::from_str(text).map_err(|e| {
+        // A table or list of the wrong kind: a plain message naming the key (serde's would
+        // name this reader's types).
+        match toml::from_str::<toml::Table>(text)
+            .ok()
+            .and_then(|t| shape_error(&t))
+        {
+            Some((field, expected)) => ConfigFileError::Field {
+                file: file.to_string(),
+                line: e.span().map_or(0, |s| line_of(text, s.start)),
+                field,
+                message: format!("expected {expected}"),
+            },
+            None => config_file::syntax_error(text, file, &e),
+        }
+    })?;
     let src = Source { text, file };
     let mut r = Reader {
         src,
@@ -719,8 +813,18 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     if let Some(t) = &parsed.topology {
         if t.leaves.is_some() {
             r.copy(&t.leaves, "topology.leaves", &mut cfg.leaves)?;
-            // Senders added by a larger topology run the last flow's configuration.
+            // Senders added by a larger topology run the last flow's configuration; the count
+            // is checked first, so that no more than MAX_SENDERS flows are ever made.
             let n = cfg.senders();
+            if cfg.leaves.is_empty() || cfg.leaves.contains(&0) || n > MAX_SENDERS {
+                let line = r.lines.get("topology.leaves").copied().unwrap_or(0);
+                return Err(NetError::File(ConfigFileError::Field {
+                    file: file.to_string(),
+                    line,
+                    field: "topology.leaves".into(),
+                    message: format!("one to {MAX_SENDERS} senders, at least one per leaf"),
+                }));
+            }
             if let Some(last) = cfg.flows.last().cloned() {
                 while cfg.flows.len() < n {
                     let mut f = last.clone();
@@ -769,9 +873,104 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
     cfg.validate(file, &r.lines)
 }
 
+/// The command line over `cfg`: a parameter file (`file`: its text and name), then the seed and
+/// the simulated time (`--duration`, seconds, in (0, 100]), then the checks.
+pub fn command_line(
+    cfg: &mut NetConfig,
+    file: Option<(&str, &str)>,
+    seed: Option<u64>,
+    duration_s: Option<f64>,
+) -> Result<(), NetError> {
+    if let Some((text, name)) = file {
+        apply_file(cfg, text, name)?;
+    }
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    if let Some(d) = duration_s {
+        if !(d > 0.0 && d <= (MAX_DURATION_PS / PS_PER_S) as f64) {
+            return Err(NetError::Flag {
+                flag: "--duration".into(),
+                message: format!("{d}: must be in (0, 100] seconds"),
+            });
+        }
+        cfg.duration_ps = (d * PS_PER_S as f64).round() as u64;
+    }
+    cfg.validate("command line", &Default::default())
+}
+
 /// Reads `path` and applies it on top of `cfg`.
 pub fn load_file(cfg: &mut NetConfig, path: &std::path::Path) -> Result<(), NetError> {
     let file = path.display().to_string();
     let text = config_file::read_text(path)?;
     apply_file(cfg, &text, &file)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn funnel() -> NetConfig {
+        crate::advcam::default_config(16, 16, 100_000_000_000)
+    }
+
+    #[test]
+    fn a_sample_longer_than_the_duration_is_refused() {
+        let mut c = funnel();
+        let e = apply_file(&mut c, "duration = \"1ms\"\nsample = \"2ms\"\n", "n.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("n.toml:2: `sample`"), "{e}");
+        assert!(e.contains("longer than the duration"), "{e}");
+        let mut c = funnel();
+        apply_file(&mut c, "duration = \"1ms\"\nsample = \"1ms\"\n", "n.toml").unwrap();
+    }
+
+    #[test]
+    fn the_samples_of_a_run_are_bounded() {
+        // 256 flows and 17 switches over 1,000,000 samples: legal by MAX_SAMPLES alone, and
+        // about 11 GB per mode in memory.
+        let mut c = funnel();
+        let e = apply_file(&mut c, "sample = \"100ns\"\n", "n.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("1000000 samples x 273 flows and switches")
+                && e.contains(&format!("at most {MAX_SAMPLE_CELLS}")),
+            "{e}"
+        );
+        assert_eq!(funnel().sample_cells(), 100 * 273);
+    }
+
+    #[test]
+    fn a_huge_topology_is_refused_before_its_flows_are_made() {
+        let mut c = funnel();
+        let t = std::time::Instant::now();
+        let e = apply_file(
+            &mut c,
+            "[topology]\nleaves = [4294967295, 4294967295]\n",
+            "n.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("n.toml:2: `topology.leaves`"), "{e}");
+        assert!(t.elapsed().as_secs() < 5);
+    }
+
+    #[test]
+    fn tables_of_the_wrong_kind_are_named_plainly() {
+        for (text, want) in [
+            ("frame = 1\n", "`frame`: expected a table"),
+            ("flow = 1\n", "`flow`: expected an array of tables"),
+            (
+                "[[flow]]\nbase = 1\n",
+                "`flow[0].base`: expected the name of a register set",
+            ),
+        ] {
+            let mut c = funnel();
+            let e = apply_file(&mut c, text, "n.toml").unwrap_err().to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+            assert!(!e.contains("FrameFile") && !e.contains("borrowed"), "{e}");
+        }
+    }
 }

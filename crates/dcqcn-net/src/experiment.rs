@@ -17,7 +17,7 @@ mod tree;
 pub use common::jain;
 
 use crate::config::{self, NetConfig, Profile, PS_PER_S};
-use crate::plot::{self, Figure};
+use crate::plot::Figure;
 use crate::NetError;
 use dcqcn_harness::config_file::ConfigFileError;
 use std::fmt::Write;
@@ -134,18 +134,20 @@ pub fn run(
     progress: &mut dyn FnMut(f64),
 ) -> Result<Report, NetError> {
     let name = experiment.name();
-    std::fs::create_dir_all(dir).map_err(|source| NetError::Write {
-        path: dir.display().to_string(),
-        source,
-    })?;
+    // The folder and every file first: one that cannot be written ends the command before the
+    // run; each is then written (and flushed) as soon as its content is known.
+    crate::out::create_dir("--out", dir)?;
+    let file = |ext: &str| crate::out::OutFile::create(dir.join(format!("{name}{ext}")));
+    let mut csv = file(".csv")?;
+    let (svg, png) = (file(".svg")?, file(".png")?);
+    let mut table = file("-table.md")?;
     let started = std::time::Instant::now();
     let mut out = experiment.run(cfg, progress);
     let senders = senders_note(cfg);
     out.figure.title.push_str(&senders);
-    let csv = dir.join(format!("{name}.csv"));
-    plot::write_file(&csv, &out.csv)?;
-    let mut files = vec![csv.display().to_string()];
-    files.extend(out.figure.write(dir, name)?);
+    csv.write(&out.csv)?;
+    let mut files = vec![csv.name()];
+    files.extend(out.figure.write_into(svg, png)?);
     let mut report = Report {
         experiment: name.to_string(),
         title: format!("{}{senders}", experiment.title()),
@@ -156,9 +158,8 @@ pub fn run(
         stepped_cycles: out.stepped_cycles,
         skipped_cycles: out.skipped_cycles,
     };
-    let table = dir.join(format!("{name}-table.md"));
-    plot::write_file(&table, report.table().as_bytes())?;
-    report.files.push(table.display().to_string());
+    table.write(report.table().as_bytes())?;
+    report.files.push(table.name());
     Ok(report)
 }
 

@@ -15,7 +15,8 @@
 //!   measured-vs-paper tables; [`csv_out`]: their CSV files;
 //! - [`advcam`]: the AdvCam-scale funnel (hundreds of senders, two tiers), PFC only vs DCQCN;
 //! - [`sweep`]: parameter maps over two parameters, points in parallel (rayon);
-//! - [`plot`]: SVG and PNG figures (plotters, with an embedded font).
+//! - [`plot`]: SVG and PNG figures (plotters, with an embedded font);
+//! - [`out`]: the output folder and files, opened before a run and written as it goes.
 //!
 //! The `dcqcn net` command (crate `dcqcn-cli`) parses the command line and shows progress; this
 //! crate reports progress through a callback.
@@ -28,6 +29,7 @@ pub mod csv_out;
 pub mod emulated;
 pub mod experiment;
 pub mod limiter;
+pub mod out;
 pub mod plot;
 pub mod sender;
 pub mod sim;
@@ -48,6 +50,13 @@ pub enum NetError {
     Flag { flag: String, message: String },
     #[error("unknown experiment `{name}` (known: {known})")]
     UnknownExperiment { name: String, known: String },
+    /// An output folder that cannot be one (`flag`: the option that named it).
+    #[error("{flag}: `{path}`: {message}")]
+    OutDir {
+        flag: String,
+        path: String,
+        message: String,
+    },
     #[error("{path}: cannot write: {source}")]
     Write {
         path: String,

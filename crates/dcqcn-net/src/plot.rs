@@ -8,6 +8,7 @@
 //! with a font database holding only the embedded DejaVu Sans: no system font is ever looked up,
 //! so every machine writes the same files, byte for byte.
 
+use crate::out::OutFile;
 use crate::NetError;
 use plotters::coord::ranged1d::Ranged;
 use plotters::coord::types::RangedCoordf64;
@@ -301,53 +302,276 @@ fn err<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
+/// The smallest text size (figure units) a title or label is shrunk to before it is cut.
+const MIN_TEXT: f64 = 7.0;
+/// Widest heat-map cell and widest y label column (figure units): longer labels are shrunk, then
+/// cut with an ellipsis (the CSV holds them whole), so that a grid of long labels stays a
+/// picture of bounded size.
+const MAX_CELL: f64 = 100.0;
+const MAX_Y_LABELS: f64 = 160.0;
+/// Widest legend entry (figure units); a longer name is cut with an ellipsis.
+const MAX_LEGEND_ENTRY: f64 = 300.0;
+/// Lines a figure title or a panel title may wrap onto.
+const MAX_TITLE_LINES: usize = 3;
+/// Line height as a multiple of the text size.
+const LINE: f64 = 1.25;
+
+/// Width of `s` set in `style`, figure units, from the embedded font's glyph advances (what
+/// plotters lays the text out with).
+fn width_of(s: &str, style: &TextStyle) -> f64 {
+    match style.font.box_size(s) {
+        Ok((w, _)) => f64::from(w) / UNIT,
+        // Not measurable (no glyphs): the widest a DejaVu Sans glyph is, in ems.
+        Err(_) => s.chars().count() as f64 * style.font.get_size() / UNIT,
+    }
+}
+
+/// `s` cut to at most `max_w` figure units in `style`, ending with an ellipsis if cut.
+fn cut(s: &str, style: &TextStyle, max_w: f64) -> String {
+    if width_of(s, style) <= max_w {
+        return s.to_string();
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let with = |n: usize| chars[..n].iter().collect::<String>() + "…";
+    // The most characters that fit with the ellipsis (0 when even "…" does not).
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if width_of(&with(mid), style) <= max_w {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if lo == 0 && width_of("…", style) > max_w {
+        String::new()
+    } else {
+        with(lo)
+    }
+}
+
+/// `s` set within `max_w` figure units: as it is at `size` if it fits; else wrapped at spaces onto
+/// at most `max_lines` lines, the size reduced (down to [`MIN_TEXT`]) while a word is wider than
+/// a line, a word still too wide cut, and a last line cut if lines remain. Returns the lines and
+/// the size.
+fn fit(s: &str, size: f64, heavy: bool, max_w: f64, max_lines: usize) -> (Vec<String>, f64) {
+    let style = |z: f64| if heavy { bold(z) } else { text(z, BLACK) };
+    if s.is_empty() || width_of(s, &style(size)) <= max_w {
+        return (vec![s.to_string()], size);
+    }
+    let widest = s
+        .split(' ')
+        .map(|w| width_of(w, &style(size)))
+        .fold(0.0, f64::max);
+    let size = if widest > max_w {
+        (size * max_w / widest).clamp(MIN_TEXT, size)
+    } else {
+        size
+    };
+    let st = style(size);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split(' ').filter(|w| !w.is_empty()) {
+        let word = cut(word, &st, max_w);
+        let joined = if line.is_empty() {
+            word.clone()
+        } else {
+            format!("{line} {word}")
+        };
+        if line.is_empty() || width_of(&joined, &st) <= max_w {
+            line = joined;
+        } else {
+            lines.push(std::mem::replace(&mut line, word));
+        }
+    }
+    lines.push(line);
+    if lines.len() > max_lines {
+        let rest = lines.split_off(max_lines - 1).join(" ");
+        lines.push(cut(&rest, &st, max_w));
+    }
+    (lines, size)
+}
+
+/// Where everything goes, in figure units: the size of the picture (at least what its labels
+/// need, whatever the figure asked for), the title's lines, the legend or colour-scale column,
+/// the y label column and each panel's title lines.
+struct Layout {
+    width: f64,
+    height: f64,
+    title: (Vec<String>, f64),
+    head: f64,
+    legend_w: f64,
+    y_area: f64,
+    captions: Vec<(Vec<String>, f64)>,
+    caption_h: f64,
+}
+
+/// A panel's plot: space between its frame and the area's edges, and the x label band.
+const MARGIN_LEFT: f64 = 6.0;
+const MARGIN_RIGHT: f64 = 10.0;
+const MARGIN_TOP: f64 = 4.0;
+const X_AREA: f64 = 40.0;
+const Y_AREA: f64 = 62.0;
+/// The colour scale of a heat map: the bar's left edge and width in the legend column.
+const BAR_X: f64 = 10.0;
+const BAR_W: f64 = 14.0;
+
+impl Heatmap {
+    /// The colour scale's labels: both ends and the middle of the range.
+    fn scale_labels(&self) -> [(f64, String); 3] {
+        let (lo, hi) = self.range;
+        [lo, (lo + hi) / 2.0, hi].map(|v| (v, format!("{v:.*}", self.decimals)))
+    }
+}
+
 impl Figure {
-    fn height(&self) -> f64 {
-        50.0 + self.panels.len() as f64 * self.panel_height
+    /// Lays the figure out (every text measured with the embedded font).
+    fn layout(&self) -> Result<Layout, String> {
+        font()?;
+        let tick = text(12.0, BLACK);
+        let desc = text(13.0, BLACK);
+        let maps: Vec<&Heatmap> = self
+            .panels
+            .iter()
+            .filter_map(|p| p.heatmap.as_ref())
+            .collect();
+        // The legend column: legend entries, or a heat map's colour scale.
+        let mut legend_w: f64 = 0.0;
+        for p in &self.panels {
+            for (name, _, _) in p.legend() {
+                let w = width_of(&name, &tick).min(MAX_LEGEND_ENTRY);
+                legend_w = legend_w.max(w + 58.0);
+            }
+        }
+        legend_w = if legend_w == 0.0 { 15.0 } else { legend_w };
+        let scale = text(11.0, BLACK);
+        for h in &maps {
+            for (_, l) in h.scale_labels() {
+                legend_w = legend_w.max(BAR_X + BAR_W + 6.0 + width_of(&l, &scale) + 8.0);
+            }
+        }
+        // The y label column and the cells: as wide as the labels need, within bounds.
+        let mut y_area = Y_AREA;
+        let mut cell: f64 = 0.0;
+        let mut rows: usize = 0;
+        for h in &maps {
+            let widest_y = h
+                .y_labels
+                .iter()
+                .map(|l| width_of(l, &tick))
+                .fold(0.0, f64::max)
+                .min(MAX_Y_LABELS);
+            y_area = y_area.max(widest_y + 9.0 + 13.0 * LINE + 8.0);
+            let widest_x = h
+                .x_labels
+                .iter()
+                .map(|l| width_of(l, &tick))
+                .fold(0.0, f64::max);
+            cell = cell.max((widest_x + 8.0).min(MAX_CELL) * h.x_labels.len().max(1) as f64);
+            rows = rows.max(h.y_labels.len());
+        }
+        let descs = |f: &dyn Fn(&Panel) -> &String| {
+            self.panels
+                .iter()
+                .map(|p| width_of(f(p), &desc))
+                .fold(0.0, f64::max)
+        };
+        let (xdesc, ydesc) = (descs(&|p| &p.xlabel), descs(&|p| &p.ylabel));
+        let plot_min_w = cell.max(xdesc + 10.0).max(120.0);
+        let width = self
+            .width
+            .max(MARGIN_LEFT + y_area + plot_min_w + MARGIN_RIGHT + legend_w)
+            .ceil();
+        // Titles wrap within the picture (the figure's) or the plot column (a panel's).
+        let title = fit(&self.title, 17.0, true, width - 16.0, MAX_TITLE_LINES);
+        let head = 50.0 + (title.0.len() - 1) as f64 * title.1 * LINE;
+        let captions: Vec<(Vec<String>, f64)> = self
+            .panels
+            .iter()
+            .map(|p| {
+                fit(
+                    &p.title,
+                    14.0,
+                    false,
+                    width - legend_w - 8.0,
+                    MAX_TITLE_LINES,
+                )
+            })
+            .collect();
+        let caption_h = captions
+            .iter()
+            .map(|(l, z)| 8.0 + l.len() as f64 * z * LINE + 4.0)
+            .fold(0.0, f64::max);
+        // Each panel tall enough for its cells' labels, the rotated y label and the scale.
+        let mut plot_min_h = ydesc + 10.0;
+        if !maps.is_empty() {
+            plot_min_h = plot_min_h.max(rows as f64 * 16.0).max(80.0);
+        }
+        let panel_height = self
+            .panel_height
+            .max(caption_h + MARGIN_TOP + plot_min_h + X_AREA)
+            .ceil();
+        Ok(Layout {
+            width,
+            height: head + self.panels.len() as f64 * panel_height,
+            title,
+            head,
+            legend_w,
+            y_area,
+            captions,
+            caption_h,
+        })
     }
 
     /// The nominal size (the SVG's width and height).
-    fn size(&self) -> (u32, u32) {
-        (
-            self.width.round().max(1.0) as u32,
-            self.height().round().max(1.0) as u32,
-        )
+    fn size(&self) -> Result<(u32, u32), String> {
+        let l = self.layout()?;
+        Ok((
+            l.width.round().max(1.0) as u32,
+            l.height.round().max(1.0) as u32,
+        ))
     }
 
-    /// Draws the figure on `root`.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    /// Draws the figure on `root` (a canvas of the layout's size).
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        l: &Layout,
+    ) -> Result<(), String> {
         font()?;
         root.fill(&RGBColor::from(WHITE)).map_err(err)?;
-        let (head, body) = root.split_vertically(px(50.0));
+        let (head, body) = root.split_vertically(px(l.head));
         let (w, _) = head.dim_in_pixel();
-        head.draw(&Text::new(
-            self.title.clone(),
-            (w as i32 / 2, px(27.0)),
-            bold(17.0).pos(Pos::new(HPos::Center, VPos::Center)),
-        ))
-        .map_err(err)?;
+        let (lines, size) = &l.title;
+        for (k, line) in lines.iter().enumerate() {
+            head.draw(&Text::new(
+                line.clone(),
+                (w as i32 / 2, px(27.0 + k as f64 * size * LINE)),
+                bold(*size).pos(Pos::new(HPos::Center, VPos::Center)),
+            ))
+            .map_err(err)?;
+        }
         if self.panels.is_empty() {
-            return Ok(());
+            return root.present().map_err(err);
         }
-        // One legend column for all panels, as wide as the widest entry, so the panels' x axes
-        // line up and no name is cut.
-        let entry = text(12.0, BLACK);
-        let mut widest = 0;
-        for p in &self.panels {
-            for (name, _, _) in p.legend() {
-                widest = widest.max(root.estimate_text_size(&name, &entry).map_err(err)?.0);
-            }
-        }
-        let legend_w = if widest == 0 {
-            px(15.0)
-        } else {
-            widest as i32 + px(58.0)
-        };
+        // One legend column for all panels, as wide as the widest entry (or colour scale), so
+        // the panels' x axes line up and no name is cut.
         let areas = body.split_evenly((self.panels.len(), 1));
-        for (p, area) in self.panels.iter().zip(&areas) {
+        for ((p, area), caption) in self.panels.iter().zip(&areas).zip(&l.captions) {
             let (aw, _) = area.dim_in_pixel();
-            let (plot, legend) = area.split_horizontally(aw as i32 - legend_w);
-            self.panel(p, &plot, &legend)?;
+            let (column, legend) = area.split_horizontally(aw as i32 - px(l.legend_w));
+            let (top, plot) = column.split_vertically(px(l.caption_h));
+            let (cw, _) = top.dim_in_pixel();
+            let (lines, size) = caption;
+            for (k, line) in lines.iter().enumerate() {
+                top.draw(&Text::new(
+                    line.clone(),
+                    (cw as i32 / 2, px(8.0 + (k as f64 + 0.5) * size * LINE)),
+                    text(*size, BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
+                ))
+                .map_err(err)?;
+            }
+            self.panel(p, &plot, &legend, l)?;
         }
         root.present().map_err(err)
     }
@@ -357,29 +581,43 @@ impl Figure {
         p: &Panel,
         area: &DrawingArea<DB, Shift>,
         legend: &DrawingArea<DB, Shift>,
+        l: &Layout,
     ) -> Result<(), String> {
         let (x0, x1) = p.x_range();
         let (y0, y1) = p.y_range();
         let bars = !p.bars.is_empty();
+        let y_area = if p.heatmap.is_some() {
+            l.y_area
+        } else {
+            Y_AREA
+        };
         let mut chart = ChartBuilder::on(area)
-            .caption(&p.title, text(14.0, BLACK))
-            .margin_left(px(6.0))
-            .margin_right(px(10.0))
-            .margin_top(px(8.0))
-            .x_label_area_size(px(40.0))
-            .y_label_area_size(px(62.0))
+            .margin_left(px(MARGIN_LEFT))
+            .margin_right(px(MARGIN_RIGHT))
+            .margin_top(px(MARGIN_TOP))
+            .x_label_area_size(px(X_AREA))
+            .y_label_area_size(px(y_area))
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(err)?;
         let (x_ticks, y_ticks) = (10, 7);
         let x_fmt = tick_format(x0, x1, x_ticks);
         let y_fmt = tick_format(y0, y1, y_ticks);
         let tick_font = text(12.0, BLACK);
-        let desc_font = text(13.0, BLACK);
+        // One line each: shrunk, then cut, to the plot's width and height.
+        let (xs, ys) = chart.plotting_area().get_pixel_range();
+        let plot_w = f64::from(xs.end - xs.start) / UNIT;
+        let plot_h = f64::from(ys.end - ys.start) / UNIT;
+        let one_line = |s: &str, room: f64| {
+            let (lines, size) = fit(s, 13.0, false, room, 1);
+            (lines.join(" "), size)
+        };
+        let (xdesc, xdesc_size) = one_line(&p.xlabel, plot_w);
+        let (ydesc, ydesc_size) = one_line(&p.ylabel, plot_h);
         let mut mesh = chart.configure_mesh();
-        mesh.x_desc(&p.xlabel)
-            .y_desc(&p.ylabel)
+        mesh.x_desc(xdesc)
+            .y_desc(ydesc)
             .label_style(tick_font.clone())
-            .axis_desc_style(desc_font)
+            .axis_desc_style(text(xdesc_size.min(ydesc_size), BLACK))
             .bold_line_style(stroke(GRID, 1.0))
             .light_line_style(RGBColor::from(WHITE).mix(0.0))
             .axis_style(stroke(BLACK, 1.0))
@@ -406,6 +644,7 @@ impl Figure {
             )))
             .map_err(err)?;
         if let Some(h) = &p.heatmap {
+            let cell_w_all = plot_w / h.x_labels.len().max(1) as f64;
             for (y, row) in h.values.iter().enumerate() {
                 for (x, v) in row.iter().enumerate() {
                     let (x, y) = (x as f64, y as f64);
@@ -419,44 +658,64 @@ impl Figure {
                     let dark =
                         u32::from(fill.0) * 299 + u32::from(fill.1) * 587 + u32::from(fill.2) * 114
                             < 128_000;
-                    let label = v.map_or("-".to_string(), |v| format!("{v:.*}", h.decimals));
+                    let value = v.map_or("-".to_string(), |v| format!("{v:.*}", h.decimals));
+                    let cell_h = plot_h / h.y_labels.len().max(1) as f64;
+                    let (label, size) = fit(
+                        &value,
+                        10.0_f64.min(cell_h * 0.8),
+                        false,
+                        cell_w_all - 4.0,
+                        1,
+                    );
+                    let label = label.join(" ");
                     chart
                         .draw_series(std::iter::once(
                             EmptyElement::at((x + 0.5, y + 0.5))
                                 + Text::new(
                                     label,
                                     (0, 0),
-                                    text(10.0, if dark { WHITE } else { BLACK })
+                                    text(size, if dark { WHITE } else { BLACK })
                                         .pos(Pos::new(HPos::Center, VPos::Center)),
                                 ),
                         ))
                         .map_err(err)?;
                 }
             }
-            for (x, l) in h.x_labels.iter().enumerate() {
+            // Labels wider than their cell (or the y label column) are shrunk, then cut.
+            let cell_w = plot_w / h.x_labels.len().max(1) as f64 - 6.0;
+            let y_room = l.y_area - 9.0 - 13.0 * LINE - 8.0;
+            for (x, label) in h.x_labels.iter().enumerate() {
+                let (lines, size) = fit(label, 12.0, false, cell_w, 1);
                 chart
                     .draw_series(std::iter::once(
                         EmptyElement::at((x as f64 + 0.5, y0))
                             + Text::new(
-                                l.clone(),
+                                lines.join(" "),
                                 (0, px(6.0)),
-                                tick_font.pos(Pos::new(HPos::Center, VPos::Top)),
+                                text(size, BLACK).pos(Pos::new(HPos::Center, VPos::Top)),
                             ),
                     ))
                     .map_err(err)?;
             }
-            for (y, l) in h.y_labels.iter().enumerate() {
+            for (y, label) in h.y_labels.iter().enumerate() {
+                let (lines, size) = fit(label, 12.0, false, y_room, 1);
                 chart
                     .draw_series(std::iter::once(
                         EmptyElement::at((x0, y as f64 + 0.5))
                             + Text::new(
-                                l.clone(),
+                                lines.join(" "),
                                 (-px(5.0), 0),
-                                tick_font.pos(Pos::new(HPos::Right, VPos::Center)),
+                                text(size, BLACK).pos(Pos::new(HPos::Right, VPos::Center)),
                             ),
                     ))
                     .map_err(err)?;
             }
+            self.colour_scale(
+                h,
+                legend,
+                ys.start - legend.get_base_pixel().1,
+                ys.end - legend.get_base_pixel().1,
+            )?;
         }
         for (k, bar) in p.bars.iter().enumerate() {
             let x = k as f64;
@@ -544,6 +803,7 @@ impl Figure {
         let top = ys.start - legend.get_base_pixel().1 + px(8.0);
         let font = text(12.0, BLACK);
         for (k, (name, c, dashed)) in p.legend().into_iter().enumerate() {
+            let name = cut(&name, &font, MAX_LEGEND_ENTRY);
             let y = top + k as i32 * px(18.0);
             let line = vec![(px(6.0), y), (px(36.0), y)];
             if dashed {
@@ -571,14 +831,70 @@ impl Figure {
         Ok(())
     }
 
+    /// A heat map's colour scale in the legend column: a gradient bar from `top` to `bottom`
+    /// (canvas units, relative to the column), the range's low end at the bottom, labelled at both
+    /// ends and the middle.
+    fn colour_scale<DB: DrawingBackend>(
+        &self,
+        h: &Heatmap,
+        legend: &DrawingArea<DB, Shift>,
+        top: i32,
+        bottom: i32,
+    ) -> Result<(), String> {
+        const STEPS: i32 = 64;
+        let (lo, hi) = h.range;
+        let span = (bottom - top).max(1);
+        let (x0, x1) = (px(BAR_X), px(BAR_X + BAR_W));
+        for k in 0..STEPS {
+            let y_hi = bottom - span * k / STEPS;
+            let y_lo = bottom - span * (k + 1) / STEPS;
+            let v = lo + (hi - lo) * (f64::from(k) + 0.5) / f64::from(STEPS);
+            legend
+                .draw(&Rectangle::new(
+                    [(x0, y_lo), (x1, y_hi)],
+                    RGBColor::from(colormap(v, lo, hi)).filled(),
+                ))
+                .map_err(err)?;
+        }
+        legend
+            .draw(&Rectangle::new(
+                [(x0, top), (x1, bottom)],
+                stroke(BLACK, 1.0),
+            ))
+            .map_err(err)?;
+        let font = text(11.0, BLACK);
+        for (v, label) in h.scale_labels() {
+            let u = if hi > lo { (v - lo) / (hi - lo) } else { 0.0 };
+            let y = bottom - (u * f64::from(span)).round() as i32;
+            legend
+                .draw(&PathElement::new(
+                    vec![(x1, y), (x1 + px(3.0), y)],
+                    stroke(BLACK, 1.0),
+                ))
+                .map_err(err)?;
+            legend
+                .draw(&Text::new(
+                    label,
+                    (x1 + px(6.0), y),
+                    font.pos(Pos::new(HPos::Left, VPos::Center)),
+                ))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
     /// The figure as SVG text: nominal width and height, a canvas of [`UNIT`] times that.
     pub fn svg(&self) -> Result<String, String> {
-        let (w, h) = self.size();
+        let layout = self.layout()?;
+        let (w, h) = (
+            layout.width.round().max(1.0) as u32,
+            layout.height.round().max(1.0) as u32,
+        );
         let canvas = (w * UNIT as u32, h * UNIT as u32);
         let mut out = String::new();
         {
             let root = SVGBackend::with_string(&mut out, canvas).into_drawing_area();
-            self.draw(&root)?;
+            self.draw(&root, &layout)?;
         }
         let drawn = format!(r#"<svg width="{}" height="{}" "#, canvas.0, canvas.1);
         if !out.starts_with(&drawn) {
@@ -596,7 +912,7 @@ impl Figure {
             ..usvg::Options::default()
         };
         let tree = usvg::Tree::from_str(&svg, &opt).map_err(err)?;
-        let (w, h) = self.size();
+        let (w, h) = self.size()?;
         let mut pm = Pixmap::new(w * PNG_SCALE, h * PNG_SCALE).ok_or("empty figure")?;
         // The tree is in nominal units (the SVG's width and height).
         let k = PNG_SCALE as f32;
@@ -606,32 +922,113 @@ impl Figure {
 
     /// Writes `<stem>.svg` and `<stem>.png` into `dir`; returns their paths.
     pub fn write(&self, dir: &Path, stem: &str) -> Result<Vec<String>, NetError> {
-        let svg = dir.join(format!("{stem}.svg"));
-        let png = dir.join(format!("{stem}.png"));
+        let svg = OutFile::create(dir.join(format!("{stem}.svg")))?;
+        let png = OutFile::create(dir.join(format!("{stem}.png")))?;
+        self.write_into(svg, png)
+    }
+
+    /// Writes the SVG and the PNG into files already created; returns their paths.
+    pub fn write_into(&self, mut svg: OutFile, mut png: OutFile) -> Result<Vec<String>, NetError> {
         let text = self.svg().map_err(|message| NetError::Figure {
-            path: svg.display().to_string(),
+            path: svg.name(),
             message,
         })?;
-        write_file(&svg, text.as_bytes())?;
+        svg.write(text.as_bytes())?;
         let bytes = self.png().map_err(|message| NetError::Png {
-            path: png.display().to_string(),
+            path: png.name(),
             message,
         })?;
-        write_file(&png, &bytes)?;
-        Ok(vec![svg.display().to_string(), png.display().to_string()])
+        png.write(&bytes)?;
+        Ok(vec![svg.name(), png.name()])
     }
 }
 
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), NetError> {
-    std::fs::write(path, bytes).map_err(|source| NetError::Write {
-        path: path.display().to_string(),
-        source,
-    })
+    OutFile::create(path.to_path_buf())?.write(bytes)
+}
+
+/// A text and its extent: left, top, right, bottom (figure units).
+#[cfg(test)]
+pub(crate) type TextExtent = (String, [f32; 4]);
+
+/// Every text of `fig` as resvg lays it out for the PNG (the embedded font, its shaping and
+/// advances): its content and its extent in figure units (left, top, right, bottom), and the
+/// picture's size.
+#[cfg(test)]
+pub(crate) fn text_extents(fig: &Figure) -> (Vec<TextExtent>, (f32, f32)) {
+    fn walk(g: &usvg::Group, out: &mut Vec<TextExtent>) {
+        for n in g.children() {
+            match n {
+                usvg::Node::Group(g) => walk(g, out),
+                usvg::Node::Text(t) => {
+                    let r = t.abs_bounding_box();
+                    let s: String = t.chunks().iter().map(|c| c.text()).collect();
+                    out.push((s, [r.left(), r.top(), r.right(), r.bottom()]));
+                }
+                _ => {}
+            }
+        }
+    }
+    let svg = fig.svg().unwrap();
+    let opt = usvg::Options {
+        font_family: DEJAVU.to_string(),
+        fontdb: font_db(),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(&svg, &opt).unwrap();
+    let mut out = Vec::new();
+    walk(tree.root(), &mut out);
+    (out, (tree.size().width(), tree.size().height()))
+}
+
+/// The texts of `fig` that reach outside the picture (half a unit of tolerance).
+#[cfg(test)]
+pub(crate) fn texts_outside(fig: &Figure) -> Vec<String> {
+    let (texts, (w, h)) = text_extents(fig);
+    assert!(!texts.is_empty(), "no text laid out");
+    texts
+        .into_iter()
+        .filter(|(_, [l, t, r, b])| *l < -0.5 || *t < -0.5 || *r > w + 0.5 || *b > h + 0.5)
+        .map(|(s, e)| format!("`{s}` at {e:?} in {w} x {h}"))
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_titles_and_labels_stay_inside_a_narrow_figure() {
+        let mut fig = sample();
+        fig.width = 320.0;
+        fig.title = "a figure title much longer than the figure is wide, in words ".repeat(4)
+            + &"x".repeat(300);
+        fig.panels[0].title = "a panel title that will not fit on one line of this panel".into();
+        fig.panels[0].series[0].name = "n".repeat(500);
+        fig.panels[0].xlabel = "an x axis description wider than the plot is, by far".into();
+        let outside = texts_outside(&fig);
+        assert!(outside.is_empty(), "{outside:#?}");
+        let (texts, _) = text_extents(&fig);
+        assert!(
+            texts.iter().any(|(s, _)| s.starts_with("a figure title")),
+            "the title is drawn"
+        );
+    }
+
+    #[test]
+    fn fit_wraps_then_shrinks_then_cuts() {
+        font().unwrap();
+        let (lines, size) = fit("short", 17.0, true, 500.0, 3);
+        assert_eq!((lines, size), (vec!["short".to_string()], 17.0));
+        let (lines, size) = fit("one two three four five six", 14.0, false, 80.0, 3);
+        assert!(lines.len() > 1 && lines.len() <= 3, "{lines:?}");
+        assert_eq!(size, 14.0);
+        let (lines, size) = fit(&"w".repeat(200), 14.0, false, 80.0, 3);
+        assert_eq!(size, MIN_TEXT);
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].ends_with('…'), "{lines:?}");
+        assert!(width_of(&lines[0], &text(size, BLACK)) <= 80.0);
+    }
 
     /// Two panels: three series (one dashed) with a threshold and markers, then bars with the
     /// paper's values; a long legend name that the old fixed legend column cut off.

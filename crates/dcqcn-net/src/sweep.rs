@@ -21,16 +21,28 @@
 
 use crate::config::{self, NetConfig, PS_PER_S};
 use crate::experiment::jain;
-use crate::plot::{self, Figure, Heatmap, Panel};
+use crate::out::{self, OutFile};
+use crate::plot::{Figure, Heatmap, Panel};
 use crate::sim::{Network, RunResult};
 use crate::NetError;
+use dcqcn_harness::clip;
+use dcqcn_harness::config_file::ConfigFileError;
 use rayon::prelude::*;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Largest grid (points).
 pub const MAX_POINTS: usize = 1024;
 /// Largest axis (values).
 pub const MAX_AXIS: usize = 64;
+/// Longest `--x` / `--y` argument (characters): 64 values of [`MAX_VALUE_CHARS`] and a name.
+pub const MAX_SPEC_CHARS: usize = 4096;
+/// Longest value on an axis (characters).
+pub const MAX_VALUE_CHARS: usize = 64;
+/// Sample cells ([`NetConfig::sample_cells`]) of the points that run at the same time: a sweep
+/// runs on at most `MAX_SWEEP_CELLS / (the largest point's cells)` threads.
+pub const MAX_SWEEP_CELLS: u64 = 4 * config::MAX_SAMPLE_CELLS;
 /// A collapsed flow gets less than this fraction of its fair share.
 pub const COLLAPSE_SHARE: f64 = 0.1;
 
@@ -107,37 +119,87 @@ fn four_digits(v: f64) -> String {
     }
 }
 
+/// The register fields a sweep may vary as `registers.<field>` (those of a register file).
+pub fn register_fields() -> Vec<&'static str> {
+    let mut known: Vec<&str> = dcqcn_model::config::FIELD_WIDTHS
+        .iter()
+        .map(|f| f.0)
+        .collect();
+    known.push("g");
+    known
+}
+
 /// Parses `NAME=VALUES` of `flag`: VALUES is a comma-separated list (`5us,10us,50us`) or a range
 /// `FROM..TO:N` (N values spaced evenly on a log scale; `FROM..TO:N:lin` evenly), both ends with
-/// the same unit.
+/// the same unit. At most [`MAX_SPEC_CHARS`] characters, no control character, at most
+/// [`MAX_AXIS`] values of at most [`MAX_VALUE_CHARS`] characters each; a value quoted in a
+/// message is clipped ([`dcqcn_harness::clip`]).
 pub fn parse_axis(flag: &str, spec: &str) -> Result<Axis, NetError> {
-    let (name, values) = spec.split_once('=').ok_or_else(|| {
-        flag_error(
-            flag,
-            format!("`{spec}`: expected NAME=VALUES (e.g. receiver.cnp_interval=5us,50us,500us)"),
-        )
-    })?;
-    let name = name.trim();
-    let known = NETWORK_FIELDS.contains(&name)
-        || name
-            .strip_prefix("registers.")
-            .is_some_and(|f| !f.is_empty());
-    if !known {
+    let chars = spec.chars().count();
+    if chars > MAX_SPEC_CHARS {
         return Err(flag_error(
             flag,
             format!(
-                "unknown parameter `{name}` (network fields: {}; a register field of every flow: registers.<field>, e.g. registers.inc_interval)",
-                NETWORK_FIELDS.join(", ")
+                "`{}`: {chars} characters, at most {MAX_SPEC_CHARS}",
+                clip(spec)
             ),
         ));
+    }
+    if spec.chars().any(char::is_control) {
+        return Err(flag_error(
+            flag,
+            format!(
+                "`{}`: a control character (a line break?): give NAME=VALUES on one line",
+                clip(&spec.escape_debug().to_string())
+            ),
+        ));
+    }
+    let (name, values) = spec.split_once('=').ok_or_else(|| {
+        flag_error(
+            flag,
+            format!(
+                "`{}`: expected NAME=VALUES (e.g. receiver.cnp_interval=5us,50us,500us)",
+                clip(spec)
+            ),
+        )
+    })?;
+    let name = name.trim();
+    match name.strip_prefix("registers.") {
+        Some(field) => {
+            let known = register_fields();
+            if !known.contains(&field) {
+                return Err(flag_error(
+                    flag,
+                    format!(
+                        "unknown register field `{}` in `registers.<field>` (known: {})",
+                        clip(field),
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        None if NETWORK_FIELDS.contains(&name) => {}
+        None => {
+            return Err(flag_error(
+                flag,
+                format!(
+                    "unknown parameter `{}` (network fields: {}; a register field of every flow: registers.<field>, e.g. registers.inc_interval)",
+                    clip(name),
+                    NETWORK_FIELDS.join(", ")
+                ),
+            ))
+        }
     }
     let values = values.trim();
     let list: Vec<String> = if let Some((from, rest)) = values.split_once("..") {
         let mut parts = rest.split(':');
         let to = parts.next().unwrap_or("");
-        let n = parts
-            .next()
-            .ok_or_else(|| flag_error(flag, format!("range `{values}`: expected FROM..TO:N")))?;
+        let n = parts.next().ok_or_else(|| {
+            flag_error(
+                flag,
+                format!("range `{}`: expected FROM..TO:N", clip(values)),
+            )
+        })?;
         let linear = match parts.next() {
             None => false,
             Some("lin") => true,
@@ -145,50 +207,72 @@ pub fn parse_axis(flag: &str, spec: &str) -> Result<Axis, NetError> {
             Some(o) => {
                 return Err(flag_error(
                     flag,
-                    format!("range `{values}`: spacing `{o}` is neither lin nor log"),
+                    format!(
+                        "range `{}`: spacing `{}` is neither lin nor log",
+                        clip(values),
+                        clip(o)
+                    ),
                 ))
             }
         };
         let n: usize = n.trim().parse().map_err(|_| {
             flag_error(
                 flag,
-                format!("range `{values}`: `{n}` is not a number of points"),
+                format!(
+                    "range `{}`: `{}` is not a number of points",
+                    clip(values),
+                    clip(n)
+                ),
             )
         })?;
         if n == 0 || n > MAX_AXIS {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: {n} points, must be 1..={MAX_AXIS}"),
+                format!(
+                    "range `{}`: {n} points, must be 1..={MAX_AXIS}",
+                    clip(values)
+                ),
             ));
         }
         let (Some((a, ua)), Some((b, ub))) = (split_unit(from), split_unit(to)) else {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: both ends must be numbers with the same unit"),
+                format!(
+                    "range `{}`: both ends must be numbers with the same unit",
+                    clip(values)
+                ),
             ));
         };
         if ua != ub {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: the ends have different units (`{ua}`, `{ub}`)"),
+                format!(
+                    "range `{}`: the ends have different units (`{}`, `{}`)",
+                    clip(values),
+                    clip(ua),
+                    clip(ub)
+                ),
             ));
         }
         if b < a {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: empty (TO is below FROM)"),
+                format!("range `{}`: empty (TO is below FROM)", clip(values)),
             ));
         }
         if n > 1 && a == b {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: {n} points between equal ends"),
+                format!("range `{}`: {n} points between equal ends", clip(values)),
             ));
         }
         if !linear && a <= 0.0 {
             return Err(flag_error(
                 flag,
-                format!("range `{values}`: a log range needs FROM above 0 (or use :lin)"),
+                format!(
+                    "range `{}`: a log range needs FROM above 0 (or use :lin)",
+                    clip(values)
+                ),
             ));
         }
         let integers = !from.contains('.') && !to.contains('.');
@@ -214,18 +298,31 @@ pub fn parse_axis(flag: &str, spec: &str) -> Result<Axis, NetError> {
             })
             .collect()
     } else {
+        let count = values.split(',').count();
+        if count > MAX_AXIS {
+            return Err(flag_error(
+                flag,
+                format!("{count} values, at most {MAX_AXIS}"),
+            ));
+        }
         values.split(',').map(|v| v.trim().to_string()).collect()
     };
     if list.is_empty() || list.iter().any(|v| v.is_empty()) {
         return Err(flag_error(
             flag,
-            format!("`{values}`: an empty value (give VALUE,VALUE,... or FROM..TO:N)"),
+            format!(
+                "`{}`: an empty value (give VALUE,VALUE,... or FROM..TO:N)",
+                clip(values)
+            ),
         ));
     }
-    if list.len() > MAX_AXIS {
+    if let Some(v) = list.iter().find(|v| v.chars().count() > MAX_VALUE_CHARS) {
         return Err(flag_error(
             flag,
-            format!("{} values, at most {MAX_AXIS}", list.len()),
+            format!(
+                "the value `{}`: at most {MAX_VALUE_CHARS} characters",
+                clip(v)
+            ),
         ));
     }
     Ok(Axis {
@@ -236,40 +333,63 @@ pub fn parse_axis(flag: &str, spec: &str) -> Result<Axis, NetError> {
 }
 
 /// `value` as a TOML value: as written if it is one (a number, a boolean, an array, a quoted
-/// string), else quoted (`10us`).
-fn toml_value(value: &str) -> String {
-    let raw = format!("v = {value}\n");
-    if toml::from_str::<toml::Table>(&raw).is_ok() {
-        value.to_string()
-    } else {
-        format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\""))
-    }
+/// string), else a string (`10us`). Only a single value is read: `1\nseed = 3` is a string.
+fn toml_value(value: &str) -> toml::Value {
+    use serde::Deserialize;
+    toml::Value::deserialize(toml::de::ValueDeserializer::new(value))
+        .unwrap_or_else(|_| toml::Value::String(value.to_string()))
 }
 
 /// The parameter-file text that sets `name` to `value` in `cfg` (a register field in every
-/// flow's table).
-fn file_text(cfg: &NetConfig, name: &str, value: &str) -> String {
+/// flow's table), built as a TOML document and written by the `toml` crate: the value is one
+/// TOML value, it cannot add a key or a table.
+fn file_text(cfg: &NetConfig, name: &str, value: &str) -> Result<String, toml::ser::Error> {
+    let one = |key: &str, v: toml::Value| toml::Table::from_iter([(key.to_string(), v)]);
     let v = toml_value(value);
-    if let Some(field) = name.strip_prefix("registers.") {
-        let mut s = String::new();
-        for _ in &cfg.flows {
-            s.push_str(&format!("[[flow]]\n[flow.registers]\n{field} = {v}\n"));
-        }
-        s
+    let root = if let Some(field) = name.strip_prefix("registers.") {
+        let flow = one("registers", toml::Value::Table(one(field, v)));
+        one(
+            "flow",
+            toml::Value::Array(vec![toml::Value::Table(flow); cfg.flows.len()]),
+        )
     } else if let Some((table, field)) = name.split_once('.') {
-        format!("[{table}]\n{field} = {v}\n")
+        one(table, toml::Value::Table(one(field, v)))
     } else {
-        format!("{name} = {v}\n")
-    }
+        one(name, v)
+    };
+    toml::to_string(&root)
 }
 
-/// `cfg` with `name = value` applied through the parameter-file reader; an error names `flag`.
+/// `cfg` with `name = value` applied through the parameter-file reader; an error names `flag`,
+/// the parameter and the value (clipped), and what the reader expects.
 pub fn apply(cfg: &NetConfig, axis: &Axis, value: &str) -> Result<NetConfig, NetError> {
+    let refused = |message: String| {
+        flag_error(
+            &axis.flag,
+            format!(
+                "`{}` = `{}`: {}",
+                clip(&axis.name),
+                clip(value),
+                dcqcn_harness::clip_message(&message)
+            ),
+        )
+    };
     let mut c = cfg.clone();
-    let text = file_text(cfg, &axis.name, value);
-    let file = format!("{} {}={}", axis.flag, axis.name, value);
-    config::apply_file(&mut c, &text, &file)
-        .map_err(|e| flag_error(&axis.flag, format!("`{}` = `{value}`: {e}", axis.name)))?;
+    let text = file_text(cfg, &axis.name, value).map_err(|e| refused(e.to_string()))?;
+    config::apply_file(&mut c, &text, &axis.flag).map_err(|e| {
+        let own = axis.name.strip_prefix("registers.").unwrap_or(&axis.name);
+        refused(match e {
+            // A check of this parameter, or of another one it made inconsistent (named).
+            NetError::File(ConfigFileError::Field { field, message, .. }) => {
+                if field == own || field == axis.name {
+                    message
+                } else {
+                    format!("`{field}`: {message}")
+                }
+            }
+            other => other.to_string(),
+        })
+    })?;
     Ok(c)
 }
 
@@ -417,68 +537,170 @@ pub fn measure(cfg: &NetConfig, r: &RunResult) -> PointResult {
     }
 }
 
+/// Threads a sweep of `grid` runs on when `jobs` are asked for: at most one per point, and at
+/// most as many as keep the samples of the points in flight within [`MAX_SWEEP_CELLS`].
+pub fn threads(grid: &Grid, jobs: usize) -> usize {
+    let points = grid.points.iter().map(Vec::len).sum::<usize>().max(1);
+    let cells = grid
+        .points
+        .iter()
+        .flatten()
+        .map(NetConfig::sample_cells)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let by_memory = usize::try_from(MAX_SWEEP_CELLS / cells)
+        .unwrap_or(usize::MAX)
+        .max(1);
+    jobs.max(1).min(points).min(by_memory)
+}
+
 /// Runs every point of `grid` on the current rayon pool; `done` is called after each point with
 /// the number finished. Results are in grid order, `[y][x]`, whatever the pool's size.
 pub fn run(grid: &Grid, done: &(dyn Fn(usize) + Sync)) -> Vec<Vec<PointResult>> {
+    let Ok(r) = run_in_order::<std::convert::Infallible>(grid, done, &mut |_, _| Ok(()));
+    r
+}
+
+/// [`run`], handing each result to `emit` in grid order (row by row, `k = y * nx + x`) as soon as
+/// it and every point before it are done. An error of `emit` stops the sweep: no further point
+/// starts, and the error is returned once the points in flight end.
+fn run_in_order<E: Send>(
+    grid: &Grid,
+    done: &(dyn Fn(usize) + Sync),
+    emit: &mut (dyn FnMut(usize, &PointResult) -> Result<(), E> + Send),
+) -> Result<Vec<Vec<PointResult>>, E> {
+    struct Order<'a, E> {
+        slots: Vec<Option<PointResult>>,
+        next: usize,
+        emit: &'a mut (dyn FnMut(usize, &PointResult) -> Result<(), E> + Send),
+        error: Option<E>,
+    }
     let flat: Vec<&NetConfig> = grid.points.iter().flatten().collect();
-    let finished = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<PointResult> = flat
-        .par_iter()
-        .map(|cfg| {
-            let r = Network::new((*cfg).clone()).run(|_| {});
-            let m = measure(cfg, &r);
-            let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            done(k);
-            m
-        })
-        .collect();
-    let nx = grid.x.values.len();
-    results.chunks(nx).map(|c| c.to_vec()).collect()
+    let finished = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let order = Mutex::new(Order {
+        slots: vec![None; flat.len()],
+        next: 0,
+        emit,
+        error: None,
+    });
+    flat.par_iter().enumerate().for_each(|(k, cfg)| {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let r = Network::new((*cfg).clone()).run(|_| {});
+        let m = measure(cfg, &r);
+        drop(r);
+        let mut o = order.lock().unwrap_or_else(|p| p.into_inner());
+        o.slots[k] = Some(m);
+        while o.error.is_none() && o.next < o.slots.len() {
+            let Order {
+                slots, next, emit, ..
+            } = &mut *o;
+            let Some(p) = slots[*next].as_ref() else {
+                break;
+            };
+            if let Err(e) = emit(*next, p) {
+                o.error = Some(e);
+                stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            o.next += 1;
+        }
+        drop(o);
+        done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+    });
+    let o = order.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = o.error {
+        return Err(e);
+    }
+    let results: Vec<PointResult> = o.slots.into_iter().flatten().collect();
+    let nx = grid.x.values.len().max(1);
+    Ok(results.chunks(nx).map(|c| c.to_vec()).collect())
+}
+
+/// The CSV's header: the two parameters (as named), then the measures.
+fn csv_header(grid: &Grid) -> Vec<String> {
+    let mut h = vec![grid.x.name.clone(), grid.y.name.clone()];
+    h.extend(
+        [
+            "throughput_gbps",
+            "capacity_gbps",
+            "jain",
+            "min_flow_gbps",
+            "max_flow_gbps",
+            "collapse",
+            "collapse_timer_silent",
+            "timer_silent",
+            "cnps_per_flow_ms",
+            "xoff",
+            "drops",
+            "max_queue_bytes",
+        ]
+        .map(String::from),
+    );
+    h
+}
+
+/// The CSV row of the point at `xv`, `yv`.
+fn csv_row(xv: &str, yv: &str, p: &PointResult) -> Vec<String> {
+    vec![
+        xv.to_string(),
+        yv.to_string(),
+        format!("{:.4}", p.throughput_gbps),
+        format!("{:.4}", p.capacity_gbps),
+        format!("{:.4}", p.jain),
+        format!("{:.4}", p.min_flow_gbps),
+        format!("{:.4}", p.max_flow_gbps),
+        format!("{:.4}", p.collapse),
+        format!("{:.4}", p.collapse_timer_silent),
+        format!("{:.4}", p.timer_silent),
+        format!("{:.4}", p.cnps_per_flow_ms),
+        p.xoff.to_string(),
+        p.drops.to_string(),
+        p.max_queue_bytes.to_string(),
+    ]
 }
 
 /// The CSV: one row per point, the two parameters first (as given), then the measures.
 pub fn csv(grid: &Grid, results: &[Vec<PointResult>]) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let header = [
-        grid.x.name.as_str(),
-        grid.y.name.as_str(),
-        "throughput_gbps",
-        "capacity_gbps",
-        "jain",
-        "min_flow_gbps",
-        "max_flow_gbps",
-        "collapse",
-        "collapse_timer_silent",
-        "timer_silent",
-        "cnps_per_flow_ms",
-        "xoff",
-        "drops",
-        "max_queue_bytes",
-    ];
-    w.write_record(header)
-        .expect("writing CSV into memory cannot fail");
+    let mut bytes = out::csv_record(csv_header(grid));
     for (yv, row) in grid.y.values.iter().zip(results) {
         for (xv, p) in grid.x.values.iter().zip(row) {
-            w.write_record([
-                xv.clone(),
-                yv.clone(),
-                format!("{:.4}", p.throughput_gbps),
-                format!("{:.4}", p.capacity_gbps),
-                format!("{:.4}", p.jain),
-                format!("{:.4}", p.min_flow_gbps),
-                format!("{:.4}", p.max_flow_gbps),
-                format!("{:.4}", p.collapse),
-                format!("{:.4}", p.collapse_timer_silent),
-                format!("{:.4}", p.timer_silent),
-                format!("{:.4}", p.cnps_per_flow_ms),
-                p.xoff.to_string(),
-                p.drops.to_string(),
-                p.max_queue_bytes.to_string(),
-            ])
-            .expect("writing CSV into memory cannot fail");
+            bytes.extend(out::csv_record(csv_row(xv, yv, p)));
         }
     }
-    w.into_inner().expect("writing CSV into memory cannot fail")
+    bytes
+}
+
+/// Runs `grid` on the current rayon pool and writes `<stem>.csv`, `.svg` and `.png` into `dir`:
+/// the folder and the files are made before the first point runs, the CSV's header then and each
+/// row as soon as its point and every point before it are done. A failed write ends the sweep
+/// (no further point starts). Returns the results and the files' paths.
+pub fn run_writing(
+    grid: &Grid,
+    title: &str,
+    dir: &Path,
+    stem: &str,
+    done: &(dyn Fn(usize) + Sync),
+) -> Result<(Vec<Vec<PointResult>>, Vec<String>), NetError> {
+    out::create_dir("--out", dir)?;
+    let mut csv = OutFile::create(dir.join(format!("{stem}.csv")))?;
+    let svg = OutFile::create(dir.join(format!("{stem}.svg")))?;
+    let png = OutFile::create(dir.join(format!("{stem}.png")))?;
+    csv.write(&out::csv_record(csv_header(grid)))?;
+    let nx = grid.x.values.len().max(1);
+    let results = run_in_order(grid, done, &mut |k, p| {
+        csv.write(&out::csv_record(csv_row(
+            &grid.x.values[k % nx],
+            &grid.y.values[k / nx],
+            p,
+        )))
+    })?;
+    let mut files = vec![csv.name()];
+    files.extend(figure(grid, &results, title).write_into(svg, png)?);
+    Ok((results, files))
 }
 
 /// Three heat maps: throughput (as a fraction of the receiver link's payload capacity), Jain's
@@ -538,7 +760,7 @@ pub fn figure(grid: &Grid, results: &[Vec<PointResult>], title: &str) -> Figure 
     }
 }
 
-/// Writes `<stem>.csv`, `.svg` and `.png` into `dir`; returns their paths.
+/// Writes `<stem>.csv`, `.svg` and `.png` of finished results into `dir`; returns their paths.
 pub fn write(
     grid: &Grid,
     results: &[Vec<PointResult>],
@@ -546,14 +768,13 @@ pub fn write(
     dir: &Path,
     stem: &str,
 ) -> Result<Vec<String>, NetError> {
-    std::fs::create_dir_all(dir).map_err(|source| NetError::Write {
-        path: dir.display().to_string(),
-        source,
-    })?;
-    let p = dir.join(format!("{stem}.csv"));
-    plot::write_file(&p, &csv(grid, results))?;
-    let mut files = vec![p.display().to_string()];
-    files.extend(figure(grid, results, title).write(dir, stem)?);
+    out::create_dir("--out", dir)?;
+    let mut csv_file = OutFile::create(dir.join(format!("{stem}.csv")))?;
+    let svg = OutFile::create(dir.join(format!("{stem}.svg")))?;
+    let png = OutFile::create(dir.join(format!("{stem}.png")))?;
+    csv_file.write(&csv(grid, results))?;
+    let mut files = vec![csv_file.name()];
+    files.extend(figure(grid, results, title).write_into(svg, png)?);
     Ok(files)
 }
 
@@ -599,5 +820,188 @@ pub fn base_config(name: &str) -> Result<NetConfig, NetError> {
                     format!("unknown network `{other}` (known: {BASES})"),
                 )
             }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(v: f64) -> PointResult {
+        PointResult {
+            throughput_gbps: 9.0 * v,
+            capacity_gbps: 9.8,
+            jain: v,
+            min_flow_gbps: 1.0,
+            max_flow_gbps: 1.2,
+            collapse: 1.0 - v,
+            collapse_timer_silent: 0.0,
+            timer_silent: 0.0,
+            cnps_per_flow_ms: 0.0,
+            xoff: 0,
+            drops: 0,
+            max_queue_bytes: 0,
+            stepped_cycles: 0,
+            skipped_cycles: 0,
+        }
+    }
+
+    /// The figure of a grid of `nx` x `ny` points (values made up), titled as the command does.
+    fn grid_figure(x: &str, y: &str) -> Figure {
+        let base = base_config("incast").unwrap();
+        let grid = plan(
+            &base,
+            parse_axis("--x", x).unwrap(),
+            parse_axis("--y", y).unwrap(),
+        )
+        .unwrap();
+        let (nx, ny) = (grid.x.values.len(), grid.y.values.len());
+        let results: Vec<Vec<PointResult>> = (0..ny)
+            .map(|j| {
+                (0..nx)
+                    .map(|i| point(((i + j) % 11) as f64 / 10.0))
+                    .collect()
+            })
+            .collect();
+        let title = format!(
+            "sweep on incast: {} x {} (0.02 s per point)",
+            grid.x.name, grid.y.name
+        );
+        figure(&grid, &results, &title)
+    }
+
+    #[test]
+    fn every_text_is_inside_the_maps_for_the_smallest_and_largest_grids() {
+        for (x, y) in [
+            // The small sweep, whose title ran off both edges.
+            (
+                "registers.inc_interval=500us..8000us:3",
+                "receiver.cnp_interval=4us..256us:3",
+            ),
+            ("registers.inc_interval=1ms", "receiver.cnp_interval=4us"),
+            // The largest grids (1024 points), both ways round, with long labels.
+            (
+                "registers.inc_interval=1.234567ms..99.87654ms:64",
+                "receiver.cnp_interval=4.5678us..256.789us:16",
+            ),
+            (
+                "receiver.cnp_interval=4.5678us..256.789us:16",
+                "registers.inc_interval=1.234567ms..99.87654ms:64",
+            ),
+            // Values as long as an axis allows.
+            (
+                &format!("seed={}", "1".repeat(19)),
+                &format!("switch.pmax=0.0125{}", "0".repeat(58)),
+            ),
+        ] {
+            let fig = grid_figure(x, y);
+            let outside = crate::plot::texts_outside(&fig);
+            assert!(outside.is_empty(), "{x} / {y}: {outside:#?}");
+        }
+    }
+
+    #[test]
+    fn every_heat_map_has_a_labelled_colour_scale() {
+        let fig = grid_figure(
+            "registers.inc_interval=500us..8000us:3",
+            "receiver.cnp_interval=4us..256us:3",
+        );
+        let svg = fig.svg().unwrap();
+        let (texts, _) = crate::plot::text_extents(&fig);
+        for end in ["0.00", "0.50", "1.00"] {
+            let n = texts.iter().filter(|(s, _)| s == end).count();
+            assert!(
+                n >= fig.panels.len(),
+                "scale label {end}: {n} of {}",
+                fig.panels.len()
+            );
+        }
+        // The bar's ends: the colour map's first and last colours, once per panel at least.
+        for c in [
+            crate::plot::colormap(0.0078125, 0.0, 1.0),
+            crate::plot::colormap(0.9921875, 0.0, 1.0),
+        ] {
+            let hex = format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+            assert!(svg.matches(&hex).count() >= fig.panels.len(), "{hex}");
+        }
+    }
+
+    #[test]
+    fn a_value_cannot_add_a_key() {
+        let base = base_config("incast").unwrap();
+        // A value that is a TOML document of two keys is a string, and refused as a time.
+        let axis = Axis {
+            flag: "--x".into(),
+            name: "receiver.cnp_interval".into(),
+            values: vec![],
+        };
+        let e = apply(&base, &axis, "1000\nseed = 3")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("--x: `receiver.cnp_interval` = `1000"), "{e}");
+        let c = apply(&base, &axis, "1000").unwrap();
+        assert_eq!((c.receiver.cnp_interval_ps, c.seed), (1_000_000, base.seed));
+        // On the command line a line break is refused before any value is read.
+        let e = parse_axis("--x", "receiver.cnp_interval=1000\nseed = 3")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("--x: ") && e.contains("control character"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn long_values_are_refused_and_clipped() {
+        let long = format!("receiver.cnp_interval={}us", "5".repeat(100_000));
+        let e = parse_axis("--x", &long).unwrap_err().to_string();
+        assert!(e.contains("at most 4096") && e.len() < 300, "{e}");
+        let one = format!("receiver.cnp_interval={}us", "5".repeat(100));
+        let e = parse_axis("--x", &one).unwrap_err().to_string();
+        assert!(e.contains("at most 64 characters") && e.len() < 300, "{e}");
+        let many = format!("receiver.cnp_interval={}", vec!["5us"; 65].join(","));
+        let e = parse_axis("--x", &many).unwrap_err().to_string();
+        assert!(e.contains("65 values, at most 64"), "{e}");
+    }
+
+    #[test]
+    fn a_register_field_is_one_of_the_register_file() {
+        let e = parse_axis("--y", "registers.inc_interval.x=1")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("--y: unknown register field `inc_interval.x`"),
+            "{e}"
+        );
+        assert!(!e.contains("borrowed"), "{e}");
+        assert!(parse_axis("--y", "registers.g=0.5").is_ok());
+    }
+
+    #[test]
+    fn threads_stay_within_the_points_and_the_sample_budget() {
+        let base = base_config("incast").unwrap();
+        let grid = plan(
+            &base,
+            parse_axis("--x", "seed=1,2,3").unwrap(),
+            parse_axis("--y", "switch.kmin=1KB").unwrap(),
+        )
+        .unwrap();
+        assert_eq!(threads(&grid, 100_000), 3);
+        assert_eq!(threads(&grid, 2), 2);
+        let advcam = base_config("advcam").unwrap();
+        let grid = plan(
+            &advcam,
+            parse_axis("--x", "sample=25us").unwrap(),
+            parse_axis("--y", "seed=1,2,3,4,5,6,7,8").unwrap(),
+        )
+        .unwrap();
+        let cells = grid.points[0][0].sample_cells();
+        assert!(cells <= config::MAX_SAMPLE_CELLS);
+        let t = threads(&grid, 1024);
+        assert!(
+            t as u64 * cells <= MAX_SWEEP_CELLS && t >= 1,
+            "{t} x {cells}"
+        );
     }
 }

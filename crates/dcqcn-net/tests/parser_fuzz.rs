@@ -1,6 +1,7 @@
-//! Parser fuzz target (issue #11) for the network parameter TOML: arbitrary input over every
-//! experiment's defaults, an error naming the file or a configuration within the documented
-//! bounds, never a panic, within a bounded time.
+//! Parser fuzz targets (issues #11, #33) for the network inputs: the parameter TOML over every
+//! experiment's defaults, `net sweep`'s axes (`--x`, `--y`) over a base, and `net advcam`'s
+//! options over a parameter file; each gives an error naming the file or flag or a configuration
+//! within the documented bounds, never a panic, within a bounded time.
 
 #[path = "../../dcqcn-harness/tests/support/parser_input.rs"]
 mod parser_input;
@@ -36,6 +37,102 @@ proptest! {
             Err(e) => {
                 let m = e.to_string();
                 prop_assert!(m.starts_with("fuzz.toml"), "{}", m);
+                prop_assert!(m.len() < 2_000, "{} bytes", m.len());
+            }
+        }
+    }
+}
+
+/// Sweep axes as written on the command line (`--x`, `--y`).
+fn axis_samples() -> Vec<String> {
+    [
+        "registers.inc_interval=500us..64000us:8",
+        "receiver.cnp_interval=4us..1024us:5",
+        "switch.kmin=1KB,50KB",
+        "switch.pause_quanta=10..40:4:lin",
+        "registers.clamp_tgt=true,false",
+        "seed=1,2,3",
+        "sample=0.5ms,1ms",
+        "duration=0.001s",
+        "link.uplink_rate=10Gbps..40Gbps:2",
+        "registers.g=0.0625",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `dcqcn net sweep --x A --y B`: the axes and the grid they make over a base, a grid
+    /// within the documented bounds or an error naming the flag in one bounded line.
+    #[test]
+    fn sweep_axes(x in input(axis_samples()), y in input(axis_samples()), b in 0..3usize) {
+        use dcqcn_net::config::MAX_SAMPLE_CELLS;
+        use dcqcn_net::sweep::{self, MAX_AXIS, MAX_POINTS, MAX_VALUE_CHARS};
+        let base = sweep::base_config(["incast", "fig12", "fig5"][b]).unwrap();
+        let r = timed("sweep axes", || {
+            let x = sweep::parse_axis("--x", &x)?;
+            let y = sweep::parse_axis("--y", &y)?;
+            sweep::plan(&base, x, y)
+        });
+        match r {
+            Ok(grid) => {
+                let (nx, ny) = (grid.x.values.len(), grid.y.values.len());
+                prop_assert!((1..=MAX_AXIS).contains(&nx) && (1..=MAX_AXIS).contains(&ny));
+                prop_assert!(nx * ny <= MAX_POINTS);
+                for v in grid.x.values.iter().chain(&grid.y.values) {
+                    prop_assert!(v.chars().count() <= MAX_VALUE_CHARS);
+                    prop_assert!(!v.chars().any(char::is_control));
+                }
+                for c in grid.points.iter().flatten() {
+                    prop_assert!(c.duration_ps > 0 && c.duration_ps <= MAX_DURATION_PS);
+                    prop_assert!(c.sample_ps > 0 && c.sample_ps <= c.duration_ps);
+                    prop_assert!(c.sample_cells() <= MAX_SAMPLE_CELLS);
+                    prop_assert_eq!(c.flows.len(), base.flows.len());
+                }
+                let threads = sweep::threads(&grid, 1024);
+                prop_assert!(threads >= 1 && threads <= nx * ny);
+            }
+            Err(e) => {
+                let m = e.to_string();
+                prop_assert!(m.starts_with("--x") || m.starts_with("--y"), "{}", m);
+                prop_assert!(!m.contains('\n'), "{}", m);
+                prop_assert!(m.len() < 2_000, "{} bytes", m.len());
+                prop_assert!(!m.contains("borrowed"), "{}", m);
+            }
+        }
+    }
+
+    /// `dcqcn net advcam`: any sizes, uplink, seed and duration over a parameter file (or
+    /// none): a funnel within the bounds or an error naming the flag or the file.
+    #[test]
+    fn advcam_options(
+        leaves in prop_oneof![0..40u32, any::<u32>()],
+        per_leaf in prop_oneof![0..40u32, any::<u32>()],
+        uplink in prop::option::of(input(vec!["100Gbps".into(), "40Gbps".into(), "400Gbps".into()])),
+        duration in prop::option::of(prop_oneof![0.0..0.5f64, any::<f64>()]),
+        seed in prop::option::of(any::<u64>()),
+        text in prop::option::of(input(samples())),
+    ) {
+        use dcqcn_net::advcam::{plan, Options};
+        use dcqcn_net::config::{MAX_SAMPLE_CELLS, MAX_SENDERS};
+        let o = Options { leaves, per_leaf, uplink, seed, duration_s: duration };
+        let r = timed("advcam options", || plan(&o, text.as_deref().map(|t| (t, "fuzz.toml"))));
+        match r {
+            Ok(cfg) => {
+                prop_assert!(cfg.flows.len() <= MAX_SENDERS && !cfg.flows.is_empty());
+                prop_assert!(cfg.duration_ps > 0 && cfg.duration_ps <= MAX_DURATION_PS);
+                prop_assert!(cfg.sample_ps > 0 && cfg.sample_ps <= cfg.duration_ps);
+                prop_assert!(cfg.sample_cells() <= MAX_SAMPLE_CELLS);
+            }
+            Err(e) => {
+                let m = e.to_string();
+                prop_assert!(
+                    m.starts_with("--") || m.starts_with("fuzz.toml") || m.starts_with("command line"),
+                    "{}",
+                    m
+                );
                 prop_assert!(m.len() < 2_000, "{} bytes", m.len());
             }
         }
