@@ -125,7 +125,8 @@ def test_ctrl_c_interrupts_a_long_run(n, stimulus, record):
     assert out[0] == "KeyboardInterrupt", out
     assert float(out[1]) < 2
     cycles = int(out[2])
-    assert 0 < cycles < 2 * 10**7 and cycles % dm.SIGNAL_CHECK_CYCLES == 0
+    # stopped before the end of the run (a quiet machine steps 2e7 cycles of the 2**62 run in 0.5 s)
+    assert 0 < cycles < eval(n) and cycles % dm.SIGNAL_CHECK_CYCLES == 0
     assert int(out[3]) == cycles + 1
 
 
