@@ -452,13 +452,27 @@ impl NetConfig {
             ));
         }
         if self.sample_ps > self.duration_ps {
-            return Err(err(
-                "sample",
-                format!(
-                    "{} ps: longer than the duration ({} ps), no sample would be taken; give at most the duration",
-                    self.sample_ps, self.duration_ps
-                ),
-            ));
+            // Blame what the file gave: a short duration under the default sample is the
+            // duration's fault (`duration = 5` is 5 ps), not the sample's.
+            return Err(
+                if lines.contains_key("duration") && !lines.contains_key("sample") {
+                    err(
+                    "duration",
+                    format!(
+                        "{} ps: shorter than the sample ({} ps), no sample would be taken; give at least the sample",
+                        self.duration_ps, self.sample_ps
+                    ),
+                )
+                } else {
+                    err(
+                    "sample",
+                    format!(
+                        "{} ps: longer than the duration ({} ps), no sample would be taken; give at most the duration",
+                        self.sample_ps, self.duration_ps
+                    ),
+                )
+                },
+            );
         }
         let cells = self.sample_cells();
         if cells > MAX_SAMPLE_CELLS {
@@ -924,6 +938,15 @@ mod tests {
         assert!(e.contains("longer than the duration"), "{e}");
         let mut c = funnel();
         apply_file(&mut c, "duration = \"1ms\"\nsample = \"1ms\"\n", "n.toml").unwrap();
+        // a duration shorter than the default sample: the duration is named, on its line
+        let mut c = funnel();
+        let e = apply_file(&mut c, "\nduration = 5\n", "n.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("n.toml:2: `duration`: 5000 ps: shorter than the sample"),
+            "{e}"
+        );
     }
 
     #[test]
