@@ -9,22 +9,23 @@
 // mux both use these structs.
 
 // spec 6.2: byte addresses; the decode compares addr[11:2] with ADDR_<NAME>[11:2] (spec 6.1)
-localparam logic [11:0] ADDR_CONFIG         = 12'h000;  // RW  config_t
+// BEGIN GENERATED addresses: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+localparam logic [11:0] ADDR_CONFIG         = 12'h000;  // RW: alpha_g, dec_gain, stage_threshold, clamp_tgt
 localparam logic [11:0] ADDR_RAI            = 12'h004;  // RW
 localparam logic [11:0] ADDR_RHAI           = 12'h008;  // RW
 localparam logic [11:0] ADDR_RMIN           = 12'h00C;  // RW
 localparam logic [11:0] ADDR_INC_INTERVAL   = 12'h010;  // RW
-localparam logic [11:0] ADDR_INTERVALS      = 12'h014;  // RW  intervals_t
+localparam logic [11:0] ADDR_INTERVALS      = 12'h014;  // RW: dec_interval, alpha_interval
 localparam logic [11:0] ADDR_RC             = 12'h018;  // RO
 localparam logic [11:0] ADDR_RT             = 12'h01C;  // RO
-localparam logic [11:0] ADDR_ALPHA_CNP      = 12'h020;  // RO but cnp_cnt_clear (W)  alpha_cnp_t
-localparam logic [11:0] ADDR_BYPASS         = 12'h024;  // RW  bypass_t
-localparam logic [11:0] ADDR_EXT_CTRL       = 12'h100;  // RW  ext_ctrl_t
+localparam logic [11:0] ADDR_ALPHA_CNP      = 12'h020;  // mixed: alpha (RO), cnp_cnt_clear (W), cnp_cnt16 (RO)
+localparam logic [11:0] ADDR_BYPASS         = 12'h024;  // RW
+localparam logic [11:0] ADDR_EXT_CTRL       = 12'h100;  // mixed: timer_en (RW), byte_en (RW), cnt_clear (W)
 localparam logic [11:0] ADDR_BYTE_THRESHOLD = 12'h104;  // RW
 localparam logic [11:0] ADDR_CREDIT_CAP     = 12'h108;  // RW
-localparam logic [11:0] ADDR_ID             = 12'h10C;  // RO  id_t
+localparam logic [11:0] ADDR_ID             = 12'h10C;  // RO: data_bytes, version, magic
 localparam logic [11:0] ADDR_CREDIT_BYTES   = 12'h110;  // RO
-localparam logic [11:0] ADDR_CREDIT_FRAC    = 12'h114;  // RO  credit_frac_t
+localparam logic [11:0] ADDR_CREDIT_FRAC    = 12'h114;  // RO
 localparam logic [11:0] ADDR_BPC            = 12'h118;  // RO
 localparam logic [11:0] ADDR_CNT_CNP        = 12'h120;  // RO
 localparam logic [11:0] ADDR_CNT_DEC        = 12'h124;  // RO
@@ -34,22 +35,23 @@ localparam logic [11:0] ADDR_CNT_INC_HAI    = 12'h130;  // RO
 localparam logic [11:0] ADDR_CNT_INC_TIMER  = 12'h134;  // RO
 localparam logic [11:0] ADDR_CNT_INC_BYTE   = 12'h138;  // RO
 localparam logic [11:0] ADDR_CNT_STALL      = 12'h13C;  // RO
-localparam logic [11:0] ADDR_CNT_BYTES_LO   = 12'h140;  // RO, a read latches bytes_hi
-localparam logic [11:0] ADDR_CNT_BYTES_HI   = 12'h144;  // RO
-localparam logic [11:0] ADDR_STATUS         = 12'h148;  // RO  status_t
+localparam logic [11:0] ADDR_CNT_BYTES_LO   = 12'h140;  // RO
+localparam logic [11:0] ADDR_CNT_BYTES_HI   = 12'h144;  // RO: bytes_hi
+localparam logic [11:0] ADDR_STATUS         = 12'h148;  // RO: t_stage, b_stage, active, dec_pending, alpha_pending
 localparam logic [11:0] ADDR_RMAX           = 12'h150;  // RW
 localparam logic [11:0] ADDR_RATE_FIRST_CNP = 12'h154;  // RW
-localparam logic [11:0] ADDR_RATE_RULES     = 12'h158;  // RW  rate_rules_t
-localparam logic [11:0] ADDR_CONTROL        = 12'h15C;  // RW  control_t
+localparam logic [11:0] ADDR_RATE_RULES     = 12'h158;  // RW: alpha_init, min_dec_fac, hai_mult
+localparam logic [11:0] ADDR_CONTROL        = 12'h15C;  // RW: scheme, gate_mask
 localparam logic [11:0] ADDR_FW_RATE        = 12'h160;  // RW
-localparam logic [11:0] ADDR_TRACE_CTRL     = 12'h170;  // RW but trace_clear (W)  trace_ctrl_t
-localparam logic [11:0] ADDR_TRACE_STATUS   = 12'h174;  // RO  trace_status_t
-localparam logic [11:0] ADDR_TRACE_COUNTS   = 12'h178;  // RO  trace_counts_t
+localparam logic [11:0] ADDR_TRACE_CTRL     = 12'h170;  // mixed: trace_en (RW), trace_wrap (RW), trace_clear (W)
+localparam logic [11:0] ADDR_TRACE_STATUS   = 12'h174;  // RO: trace_count, trace_wptr, trace_lost
+localparam logic [11:0] ADDR_TRACE_COUNTS   = 12'h178;  // RO: trace_n_dec, trace_n_byte, trace_n_timer
 localparam logic [11:0] ADDR_TRACE_TIME     = 12'h17C;  // RO
-localparam logic [11:0] ADDR_TRACE_SEL      = 12'h180;  // RW  trace_sel_t
-localparam logic [11:0] ADDR_TRACE_ENTRY    = 12'h184;  // RO  trace_entry_t
-localparam logic [11:0] ADDR_TRACE_RC       = 12'h188;  // RO
-localparam logic [11:0] ADDR_TRACE_STAMP    = 12'h18C;  // RO
+localparam logic [11:0] ADDR_TRACE_SEL      = 12'h180;  // RW
+localparam logic [11:0] ADDR_TRACE_ENTRY    = 12'h184;  // RO: entry_type, entry_both, entry_valid
+localparam logic [11:0] ADDR_TRACE_RC       = 12'h188;  // RO: entry_rc
+localparam logic [11:0] ADDR_TRACE_STAMP    = 12'h18C;  // RO: entry_stamp
+// END GENERATED addresses
 
 /* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
 

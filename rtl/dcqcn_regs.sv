@@ -170,6 +170,8 @@ module dcqcn_regs #(
     // and Yosys 0.23 no struct members in constant functions)
     always_comb begin
         r_init = '0;
+        // the configuration registers (the counters, the trace and the AXI4-Lite responses stay 0)
+        // BEGIN GENERATED reset: `make gen` from the snapshot! list and regmap/dcqcn_regs.rdl; do not edit
         r_init.config_word.alpha_g         = 10'd1020;
         r_init.config_word.dec_gain        = 4'd1;
         r_init.config_word.stage_threshold = 8'd5;
@@ -183,8 +185,9 @@ module dcqcn_regs #(
         r_init.byte_threshold              = 32'd10_000_000;
         r_init.credit_cap                  = 32'd1_048_576;
         r_init.rate_rules.alpha_init       = 10'd1023;
-        // everything else 0: clamp_tgt, bypass, byte_en, rmax, rate_first_cnp, min_dec_fac,
-        // hai_mult, control (scheme 0 = hardware DCQCN), fw_rate, counters, AXI4-Lite responses (OKAY)
+        // 0: clamp_tgt, bypass, byte_en, rmax, rate_first_cnp, min_dec_fac, hai_mult, scheme,
+        // gate_mask, fw_rate, trace_en, trace_wrap, trace_sel
+        // END GENERATED reset
     end
 
     // spec 4.10: the event, its entry and the selected entry, from the registers and the ports only

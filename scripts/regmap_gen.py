@@ -14,6 +14,8 @@ Generated (paths relative to the repository root):
     sw/python/dcqcn_rogue.py            PyRogue Device, one RemoteVariable per field
     crates/dcqcn-model/src/regmap.rs    the Rust register map (addresses, MAP, FIELDS)
     docs/spec.md                        the tables of section 6.2, between the GENERATED markers
+    rtl/dcqcn_regmap.svh                the SV word addresses ADDR_<NAME>, between the markers
+    rtl/vhdl/dcqcn_pkg.vhd              the VHDL word addresses ADDR_<NAME>, between the markers
 
 The SystemRDL is compiled and checked by systemrdl-compiler; the project's conventions (unique field
 names, the three access kinds, the user-defined properties) are checked here. Errors name the file
@@ -34,7 +36,11 @@ C_OUT = "sw/c/dcqcn_regs.h"
 ROGUE_OUT = "sw/python/dcqcn_rogue.py"
 RUST_OUT = "crates/dcqcn-model/src/regmap.rs"
 SPEC = "docs/spec.md"
-OUTPUTS = [JSON_OUT, C_OUT, ROGUE_OUT, RUST_OUT, SPEC]
+SV_REGMAP = "rtl/dcqcn_regmap.svh"
+VHDL_PKG = "rtl/vhdl/dcqcn_pkg.vhd"
+# Hand-kept files with a generated region: `BEGIN GENERATED <tag>:` / `END GENERATED <tag>` lines.
+REGION_FILES = [SV_REGMAP, VHDL_PKG]
+OUTPUTS = [JSON_OUT, C_OUT, ROGUE_OUT, RUST_OUT, SPEC] + REGION_FILES
 
 BEGIN = ("<!-- BEGIN GENERATED regmap: scripts/regmap_gen.py from regmap/dcqcn_regs.rdl; edit the "
          ".rdl and run `make regmap`, not this table -->")
@@ -382,6 +388,66 @@ def rust_regmap(m):
     out += [
         "];",
         "",
+        "/// spec 6.2: the reset values of the configuration registers (every field whose `state` is a",
+        "/// `cfg_*` register), at the parameters `p` where they depend on them.",
+        "pub fn config_reset(p: &crate::Params) -> crate::Config {",
+        "    crate::Config {",
+    ]
+    rust_param = {"RATE_INC_RESET": "p.rate_inc_reset()", "RATE_DEC_RESET": "p.rate_dec_reset()",
+                  "ALPHA_RESET": "p.alpha_reset()"}
+    for w in m["words"]:
+        for f in w["fields"]:
+            if not (f["state"] or "").startswith("cfg_"):
+                continue
+            rp = f["reset_param"]
+            if rp is not None and rp not in rust_param:
+                raise SourceError(f"{SOURCE}: field {f['name']}: reset_param {rp} of a configuration "
+                                  "register has no model expression")
+            v = (rust_param[rp] if rp else
+                 ("true" if f["reset"] else "false") if f["width"] == 1 else rust_int(f["reset"]))
+            out.append(f"        {f['state'][4:]}: {v},")
+    cfg = [f for w in m["words"] for f in w["fields"] if (f["state"] or "").startswith("cfg_")]
+    def rust_ty(width):
+        return "bool" if width == 1 else "u8" if width <= 8 else "u16" if width <= 16 else "u32"
+    out += [
+        "    }",
+        "}",
+        "",
+        "/// The configuration registers, in map order: their names in [`crate::Config`] and widths.",
+        "pub const CONFIG_FIELDS: &[(&str, u32)] = &[",
+    ]
+    out += [f"    (\"{f['state'][4:]}\", {f['width']})," for f in cfg]
+    out += [
+        "];",
+        "",
+        "impl crate::Config {",
+        "    /// Every configuration register's value, in [`CONFIG_FIELDS`] order.",
+        f"    pub fn values(&self) -> [u64; {len(cfg)}] {{",
+        "        [",
+    ]
+    out += [f"            u64::from(self.{f['state'][4:]})," for f in cfg]
+    out += [
+        "        ]",
+        "    }",
+        "",
+        "    /// Sets configuration register `name` to `v`: `Err` with the field's width when `v` does",
+        "    /// not fit it, `Ok(false)` for a name that is not a configuration register.",
+        "    pub fn set_field(&mut self, name: &str, v: u64) -> Result<bool, u32> {",
+        "        let fit = |width: u32| if v >> width == 0 { Ok(v) } else { Err(width) };",
+        "        match name {",
+    ]
+    for f in cfg:
+        n = f["state"][4:]
+        ty = rust_ty(f["width"])
+        val = f"fit({f['width']})? == 1" if ty == "bool" else f"fit({f['width']})? as {ty}"
+        out.append(f"            \"{n}\" => self.{n} = {val},")
+    out += [
+        "            _ => return Ok(false),",
+        "        }",
+        "        Ok(true)",
+        "    }",
+        "}",
+        "",
         "/// AXI response codes.",
         "pub const RESP_OKAY: u8 = 0b00;",
         "pub const RESP_DECERR: u8 = 0b11;",
@@ -393,6 +459,51 @@ def rust_regmap(m):
         "}",
     ]
     return "\n".join(out) + "\n"
+
+
+def word_note(w):
+    """What a word holds, for the address lists' comments: its fields and their access."""
+    acc = {f["access"] for f in w["fields"]}
+    kind = acc.pop() if len(acc) == 1 else "mixed"
+    names = [f["name"] + ("" if len(w["fields"]) == 1 or kind != "mixed" else f" ({f['access']})")
+             for f in w["fields"]]
+    if len(names) == 1 and names[0] == w["name"]:
+        return kind
+    return f"{kind}: {', '.join(names)}"
+
+
+def sv_addresses(m):
+    n = max(len(w["name"]) for w in m["words"])
+    bits = m["decode_bits"]
+    digits = (bits + 3) // 4
+    return "".join(
+        f"localparam logic [{bits - 1}:0] {'ADDR_' + w['name'].upper():<{n + 5}} = "
+        f"{bits}'h{w['offset']:0{digits}X};  // {word_note(w)}\n"
+        for w in m["words"])
+
+
+def vhdl_addresses(m):
+    n = max(len(w["name"]) for w in m["words"])
+    digits = (m["decode_bits"] + 3) // 4
+    return "".join(
+        f"  constant {'ADDR_' + w['name'].upper():<{n + 5}} : natural := 16#{w['offset']:0{digits}X}#;"
+        f" -- {word_note(w)}\n"
+        for w in m["words"])
+
+
+def splice_region(path, text, tag, body):
+    """`text` (the file `path`) with the lines between its `tag` markers replaced by `body`."""
+    lines = text.splitlines(keepends=True)
+    begin = [i for i, l in enumerate(lines) if f"BEGIN GENERATED {tag}:" in l]
+    if len(begin) != 1:
+        raise SourceError(f"{path}: needs exactly one line with `BEGIN GENERATED {tag}:` "
+                          f"(found {len(begin)})")
+    b = begin[0]
+    end = [i for i in range(b + 1, len(lines)) if f"END GENERATED {tag}" in lines[i]]
+    if not end:
+        raise SourceError(f"{path}: line {b + 1}: `BEGIN GENERATED {tag}` has no "
+                          f"`END GENERATED {tag}` after it")
+    return "".join(lines[:b + 1]) + body + "".join(lines[end[0]:])
 
 
 def rust_int(v):
@@ -414,6 +525,9 @@ def generate(out_dir, spec_text):
         RUST_OUT: rust_regmap(m),
         SPEC: splice_spec(spec_text, spec_tables(m)),
     }
+    for rel, body in [(SV_REGMAP, sv_addresses(m)), (VHDL_PKG, vhdl_addresses(m))]:
+        with open(os.path.join(ROOT, rel)) as fh:
+            files[rel] = splice_region(rel, fh.read(), "addresses", body)
     with tempfile.TemporaryDirectory() as tmp:
         files[C_OUT] = c_header(m, root, tmp)
     for rel, text in files.items():

@@ -8,10 +8,12 @@
 // Not for synthesis: the st_* outputs are hierarchical references into the instance `dut`, read by
 // the lockstep shim after each rising edge. Ports other than st_* pass through unchanged.
 //
-// The order of the st_* ports of one width (1-8, 9-16, 17-32, 33-64 bits) is the order of that
-// run in the bridge's Sample (crates/dcqcn-cosim/src/ffi.rs) and the shim's lists: Verilator lays
-// the ports of one width out in declaration order, and the shim copies each run whole where it is
-// in one piece. A new register goes in all three at the same place in its run
+// The st_* ports, their assignments and the injection are generated (`make gen`, crates/dcqcn-gen)
+// from the comparison record's one declaration, the snapshot! list of
+// crates/dcqcn-model/src/snapshot.rs, as are the bridge's Sample (crates/dcqcn-cosim/src/ffi.rs)
+// and the shim's lists: the order of the st_* ports of one width (1-8, 9-16, 17-32, 33-64 bits) is
+// the order of that run in Sample, because Verilator lays the ports of one width out in
+// declaration order and the shim copies each run whole where it is in one piece
 // (rtl::tests::whole_runs_copy_what_field_by_field_copies fails if a run is not in one piece).
 //
 // The same wrapper serves the VHDL twin (rtl/vhdl/) when built with DCQCN_VHDL_TWIN defined:
@@ -72,6 +74,7 @@ module dcqcn_cosim_top #(
     output logic      [1:0]              s_axil_rresp,
     output logic                         s_axil_rvalid,
     input  wire logic                    s_axil_rready,
+    // BEGIN GENERATED st-ports: `make gen` from the snapshot! list; do not edit
 
     /* spec 7, cnp_sync */
     output logic [0:0]    st_cnp_meta,
@@ -98,11 +101,11 @@ module dcqcn_cosim_top #(
     output logic [7:0]    st_t_stage,
     output logic [7:0]    st_b_stage,
 
-    /* spec 7, credit_gate (m_valid/m_data/m_keep/m_last are the m_axis_* outputs) */
+    /* spec 7, credit_gate */
     output logic [31:0]   st_bpc,
     output logic [47:0]   st_credit,
 
-    /* spec 7, regs: configuration */
+    /* spec 7, regs */
     output logic [9:0]    st_cfg_alpha_g,
     output logic [3:0]    st_cfg_dec_gain,
     output logic [7:0]    st_cfg_stage_threshold,
@@ -118,8 +121,6 @@ module dcqcn_cosim_top #(
     output logic          st_cfg_byte_en,
     output logic [31:0]   st_cfg_byte_threshold,
     output logic [31:0]   st_cfg_credit_cap,
-
-    /* spec 7, regs: counters (bvalid/bresp/rvalid/rdata/rresp are the s_axil_* outputs) */
     output logic [15:0]   st_cnp_cnt16,
     output logic [31:0]   st_cnt_cnp,
     output logic [31:0]   st_cnt_dec,
@@ -133,8 +134,8 @@ module dcqcn_cosim_top #(
     output logic [31:0]   st_bytes_hi
 `ifdef DCQCN_INJECT
 
-    /* spec 7, regs: the extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160);
-       lockstep builds only, so that the golden-format-1 testbenches keep their port list */
+    /* spec 7, the registers after golden format 1's fields: lockstep builds only, so that
+       the golden-format-1 testbenches keep their port list */
   , output logic [31:0]   st_cfg_rmax
   , output logic [31:0]   st_cfg_rate_first_cnp
   , output logic [9:0]    st_cfg_alpha_init
@@ -143,9 +144,6 @@ module dcqcn_cosim_top #(
   , output logic [1:0]    st_cfg_scheme
   , output logic          st_cfg_gate_mask
   , output logic [31:0]   st_cfg_fw_rate
-
-    /* spec 7, regs: the event trace (0x170-0x18C, spec 4.10); trace_mem through its most recent
-       entry (trace_mem[trace_wptr - 1] when trace_count != 0, else 0) */
   , output logic          st_cfg_trace_en
   , output logic          st_cfg_trace_wrap
   , output logic [5:0]    st_cfg_trace_sel
@@ -180,10 +178,6 @@ module dcqcn_cosim_top #(
   , input  wire logic [7:0]                in_b_stage
   , input  wire logic [31:0]               in_bpc
   , input  wire logic [47:0]               in_credit
-  , input  wire logic                      in_m_valid
-  , input  wire logic [8*DATA_BYTES-1:0]   in_m_data
-  , input  wire logic [DATA_BYTES-1:0]     in_m_keep
-  , input  wire logic                      in_m_last
   , input  wire logic [9:0]                in_cfg_alpha_g
   , input  wire logic [3:0]                in_cfg_dec_gain
   , input  wire logic [7:0]                in_cfg_stage_threshold
@@ -228,14 +222,21 @@ module dcqcn_cosim_top #(
   , input  wire logic [9:0]                in_trace_n_dec
   , input  wire logic [9:0]                in_trace_n_byte
   , input  wire logic [9:0]                in_trace_n_timer
+    // the output register of credit_gate (spec 4.6): the m_axis_* outputs' registers
+  , input  wire logic                      in_m_valid
+  , input  wire logic [8*DATA_BYTES-1:0]   in_m_data
+  , input  wire logic [DATA_BYTES-1:0]     in_m_keep
+  , input  wire logic                      in_m_last
     // trace_mem: entry i at bits [68i+67:68i] (type [2:0], both [3], rc [35:4], stamp [67:36])
   , input  wire logic [64*68-1:0]          in_trace_mem
+    // the AXI4-Lite response registers (the s_axil_b*/r* outputs)
   , input  wire logic                      in_bvalid
   , input  wire logic [1:0]                in_bresp
   , input  wire logic                      in_rvalid
   , input  wire logic [31:0]               in_rdata
   , input  wire logic [1:0]                in_rresp
 `endif
+    // END GENERATED st-ports
 );
 
     dcqcn_rl `DCQCN_RL_PARAMS dut (
@@ -280,6 +281,7 @@ module dcqcn_cosim_top #(
 `else
     // spec 7: architectural registers, by hierarchical reference (names as in the spec); those of
     // dcqcn_regs are fields of its register record r (rtl/dcqcn_regmap.svh)
+    // BEGIN GENERATED st-assign: `make gen` from the snapshot! list; do not edit
     assign st_cnp_meta               = dut.u_cnp_sync.cnp_meta;
     assign st_cnp_sync               = dut.u_cnp_sync.cnp_sync;
     assign st_cnp_prev               = dut.u_cnp_sync.cnp_prev;
@@ -350,12 +352,14 @@ module dcqcn_cosim_top #(
     assign st_trace_last_rc          = trace_last[35:4];
     assign st_trace_last_stamp       = trace_last[67:36];
 `endif
+    // END GENERATED st-assign
 
     // State injection (DCQCN_INJECT, spec 4.8): every register of spec 7 from its in_* port, by hierarchical
     // reference, at a rising edge of inj_clk while clk is held. The record r of dcqcn_regs is
     // cleared first so that its reserved and write-only bits are 0, as after a reset.
 `ifdef DCQCN_INJECT
     always @(posedge inj_clk) begin
+        // BEGIN GENERATED inject: `make gen` from the snapshot! list; do not edit
         dut.u_cnp_sync.cnp_meta              <= in_cnp_meta;
         dut.u_cnp_sync.cnp_sync              <= in_cnp_sync;
         dut.u_cnp_sync.cnp_prev              <= in_cnp_prev;
@@ -430,6 +434,7 @@ module dcqcn_cosim_top #(
         dut.u_regs.r.rvalid                  <= in_rvalid;
         dut.u_regs.r.rdata                   <= in_rdata;
         dut.u_regs.r.rresp                   <= in_rresp;
+        // END GENERATED inject
     end
 `endif
 `endif

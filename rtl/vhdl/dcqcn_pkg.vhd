@@ -24,20 +24,21 @@ package dcqcn_pkg is
   -- Register map (spec 6.2), byte addresses as in crates/dcqcn-model/src/regmap.rs
   -----------------------------------------------------------------------------------------------
 
-  constant ADDR_CONFIG         : natural := 16#000#; -- alpha_g, dec_gain, stage_threshold, clamp_tgt
-  constant ADDR_RAI            : natural := 16#004#;
-  constant ADDR_RHAI           : natural := 16#008#;
-  constant ADDR_RMIN           : natural := 16#00C#;
-  constant ADDR_INC_INTERVAL   : natural := 16#010#;
-  constant ADDR_INTERVALS      : natural := 16#014#; -- dec_interval, alpha_interval
+  -- BEGIN GENERATED addresses: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+  constant ADDR_CONFIG         : natural := 16#000#; -- RW: alpha_g, dec_gain, stage_threshold, clamp_tgt
+  constant ADDR_RAI            : natural := 16#004#; -- RW
+  constant ADDR_RHAI           : natural := 16#008#; -- RW
+  constant ADDR_RMIN           : natural := 16#00C#; -- RW
+  constant ADDR_INC_INTERVAL   : natural := 16#010#; -- RW
+  constant ADDR_INTERVALS      : natural := 16#014#; -- RW: dec_interval, alpha_interval
   constant ADDR_RC             : natural := 16#018#; -- RO
   constant ADDR_RT             : natural := 16#01C#; -- RO
-  constant ADDR_ALPHA_CNP      : natural := 16#020#; -- alpha, cnp_cnt_clear, cnp_cnt16
-  constant ADDR_BYPASS         : natural := 16#024#;
-  constant ADDR_EXT_CTRL       : natural := 16#100#; -- timer_en, byte_en, cnt_clear
-  constant ADDR_BYTE_THRESHOLD : natural := 16#104#;
-  constant ADDR_CREDIT_CAP     : natural := 16#108#;
-  constant ADDR_ID             : natural := 16#10C#; -- RO
+  constant ADDR_ALPHA_CNP      : natural := 16#020#; -- mixed: alpha (RO), cnp_cnt_clear (W), cnp_cnt16 (RO)
+  constant ADDR_BYPASS         : natural := 16#024#; -- RW
+  constant ADDR_EXT_CTRL       : natural := 16#100#; -- mixed: timer_en (RW), byte_en (RW), cnt_clear (W)
+  constant ADDR_BYTE_THRESHOLD : natural := 16#104#; -- RW
+  constant ADDR_CREDIT_CAP     : natural := 16#108#; -- RW
+  constant ADDR_ID             : natural := 16#10C#; -- RO: data_bytes, version, magic
   constant ADDR_CREDIT_BYTES   : natural := 16#110#; -- RO
   constant ADDR_CREDIT_FRAC    : natural := 16#114#; -- RO
   constant ADDR_BPC            : natural := 16#118#; -- RO
@@ -49,22 +50,23 @@ package dcqcn_pkg is
   constant ADDR_CNT_INC_TIMER  : natural := 16#134#; -- RO
   constant ADDR_CNT_INC_BYTE   : natural := 16#138#; -- RO
   constant ADDR_CNT_STALL      : natural := 16#13C#; -- RO
-  constant ADDR_CNT_BYTES_LO   : natural := 16#140#; -- RO, a read latches bytes_hi
-  constant ADDR_CNT_BYTES_HI   : natural := 16#144#; -- RO
-  constant ADDR_STATUS         : natural := 16#148#; -- RO
-  constant ADDR_RMAX           : natural := 16#150#;
-  constant ADDR_RATE_FIRST_CNP : natural := 16#154#;
-  constant ADDR_RATE_RULES     : natural := 16#158#; -- alpha_init, min_dec_fac, hai_mult
-  constant ADDR_CONTROL        : natural := 16#15C#; -- scheme, gate_mask
-  constant ADDR_FW_RATE        : natural := 16#160#;
-  constant ADDR_TRACE_CTRL     : natural := 16#170#; -- trace_en, trace_wrap, trace_clear
-  constant ADDR_TRACE_STATUS   : natural := 16#174#; -- RO count, wptr, lost
-  constant ADDR_TRACE_COUNTS   : natural := 16#178#; -- RO n_dec, n_byte, n_timer
+  constant ADDR_CNT_BYTES_LO   : natural := 16#140#; -- RO
+  constant ADDR_CNT_BYTES_HI   : natural := 16#144#; -- RO: bytes_hi
+  constant ADDR_STATUS         : natural := 16#148#; -- RO: t_stage, b_stage, active, dec_pending, alpha_pending
+  constant ADDR_RMAX           : natural := 16#150#; -- RW
+  constant ADDR_RATE_FIRST_CNP : natural := 16#154#; -- RW
+  constant ADDR_RATE_RULES     : natural := 16#158#; -- RW: alpha_init, min_dec_fac, hai_mult
+  constant ADDR_CONTROL        : natural := 16#15C#; -- RW: scheme, gate_mask
+  constant ADDR_FW_RATE        : natural := 16#160#; -- RW
+  constant ADDR_TRACE_CTRL     : natural := 16#170#; -- mixed: trace_en (RW), trace_wrap (RW), trace_clear (W)
+  constant ADDR_TRACE_STATUS   : natural := 16#174#; -- RO: trace_count, trace_wptr, trace_lost
+  constant ADDR_TRACE_COUNTS   : natural := 16#178#; -- RO: trace_n_dec, trace_n_byte, trace_n_timer
   constant ADDR_TRACE_TIME     : natural := 16#17C#; -- RO
-  constant ADDR_TRACE_SEL      : natural := 16#180#;
-  constant ADDR_TRACE_ENTRY    : natural := 16#184#; -- RO entry_valid, both, type
-  constant ADDR_TRACE_RC       : natural := 16#188#; -- RO
-  constant ADDR_TRACE_STAMP    : natural := 16#18C#; -- RO
+  constant ADDR_TRACE_SEL      : natural := 16#180#; -- RW
+  constant ADDR_TRACE_ENTRY    : natural := 16#184#; -- RO: entry_type, entry_both, entry_valid
+  constant ADDR_TRACE_RC       : natural := 16#188#; -- RO: entry_rc
+  constant ADDR_TRACE_STAMP    : natural := 16#18C#; -- RO: entry_stamp
+  -- END GENERATED addresses
 
   -- spec 6.1: AXI4-Lite responses
   constant RESP_OKAY   : std_logic_vector(1 downto 0) := "00";

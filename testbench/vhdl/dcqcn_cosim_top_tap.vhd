@@ -57,6 +57,7 @@ begin
     );
 
   -- spec 7: architectural registers, from the simulation-only copies (names as in the spec)
+  -- BEGIN GENERATED st-assign: `make gen` from the snapshot! list; do not edit
   st_cnp_meta            <= (0 => tap_cnp_sync.cnp_meta);
   st_cnp_sync            <= tap_cnp_sync.cnp_sync;
   st_cnp_prev            <= tap_cnp_sync.cnp_prev;
@@ -124,5 +125,6 @@ begin
   st_trace_last_type  <= trace_last(3 downto 0);
   st_trace_last_rc    <= trace_last(35 downto 4);
   st_trace_last_stamp <= trace_last(67 downto 36);
+-- END GENERATED st-assign
 
 end architecture tap;

@@ -63,6 +63,7 @@ entity dcqcn_cosim_top is
     s_axil_rresp           : out   std_logic_vector(1 downto 0);
     s_axil_rvalid          : out   std_logic;
     s_axil_rready          : in    std_logic;
+    -- BEGIN GENERATED st-ports: `make gen` from the snapshot! list; do not edit
     -- spec 7, cnp_sync
     st_cnp_meta            : out   std_logic_vector(0 downto 0);
     st_cnp_sync            : out   std_logic;
@@ -83,10 +84,10 @@ entity dcqcn_cosim_top is
     st_byte_cnt            : out   std_logic_vector(31 downto 0);
     st_t_stage             : out   std_logic_vector(7 downto 0);
     st_b_stage             : out   std_logic_vector(7 downto 0);
-    -- spec 7, credit_gate (m_valid/m_data/m_keep/m_last are the m_axis_* outputs)
+    -- spec 7, credit_gate
     st_bpc                 : out   std_logic_vector(31 downto 0);
     st_credit              : out   std_logic_vector(47 downto 0);
-    -- spec 7, regs: configuration
+    -- spec 7, regs
     st_cfg_alpha_g         : out   std_logic_vector(9 downto 0);
     st_cfg_dec_gain        : out   std_logic_vector(3 downto 0);
     st_cfg_stage_threshold : out   std_logic_vector(7 downto 0);
@@ -102,7 +103,6 @@ entity dcqcn_cosim_top is
     st_cfg_byte_en         : out   std_logic;
     st_cfg_byte_threshold  : out   std_logic_vector(31 downto 0);
     st_cfg_credit_cap      : out   std_logic_vector(31 downto 0);
-    -- spec 7, regs: counters (bvalid/bresp/rvalid/rdata/rresp are the s_axil_* outputs)
     st_cnp_cnt16           : out   std_logic_vector(15 downto 0);
     st_cnt_cnp             : out   std_logic_vector(31 downto 0);
     st_cnt_dec             : out   std_logic_vector(31 downto 0);
@@ -114,7 +114,6 @@ entity dcqcn_cosim_top is
     st_cnt_stall           : out   std_logic_vector(31 downto 0);
     st_cnt_bytes           : out   std_logic_vector(63 downto 0);
     st_bytes_hi            : out   std_logic_vector(31 downto 0);
-    -- spec 7, regs: the extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160)
     st_cfg_rmax            : out   std_logic_vector(31 downto 0);
     st_cfg_rate_first_cnp  : out   std_logic_vector(31 downto 0);
     st_cfg_alpha_init      : out   std_logic_vector(9 downto 0);
@@ -123,8 +122,6 @@ entity dcqcn_cosim_top is
     st_cfg_scheme          : out   std_logic_vector(1 downto 0);
     st_cfg_gate_mask       : out   std_logic;
     st_cfg_fw_rate         : out   std_logic_vector(31 downto 0);
-    -- spec 7, regs: the event trace (0x170-0x18C, spec 4.10); trace_mem through its most recent
-    -- entry (trace_mem[trace_wptr - 1] when trace_count /= 0, else 0)
     st_cfg_trace_en        : out   std_logic;
     st_cfg_trace_wrap      : out   std_logic;
     st_cfg_trace_sel       : out   std_logic_vector(5 downto 0);
@@ -138,6 +135,7 @@ entity dcqcn_cosim_top is
     st_trace_last_type     : out   std_logic_vector(3 downto 0);
     st_trace_last_rc       : out   std_logic_vector(31 downto 0);
     st_trace_last_stamp    : out   std_logic_vector(31 downto 0)
+  -- END GENERATED st-ports
   );
 end entity dcqcn_cosim_top;
 
@@ -201,6 +199,7 @@ begin
 
   begin
 
+    -- BEGIN GENERATED st-assign: `make gen` from the snapshot! list; do not edit
     st_cnp_meta            <= (0 => cnp_sync_r.cnp_meta);
     st_cnp_sync            <= cnp_sync_r.cnp_sync;
     st_cnp_prev            <= cnp_sync_r.cnp_prev;
@@ -268,6 +267,7 @@ begin
     st_trace_last_type  <= trace_last(3 downto 0);
     st_trace_last_rc    <= trace_last(35 downto 4);
     st_trace_last_stamp <= trace_last(67 downto 36);
+  -- END GENERATED st-assign
 
   end block b_state;
 

@@ -327,6 +327,7 @@ architecture sim of tb_golden is
       s_axil_rresp           : out std_logic_vector(1 downto 0);
       s_axil_rvalid          : out std_logic;
       s_axil_rready          : in  std_logic;
+      -- BEGIN GENERATED component-st: `make gen` from the snapshot! list; do not edit
       st_cnp_meta            : out std_logic_vector(0 downto 0);
       st_cnp_sync            : out std_logic;
       st_cnp_prev            : out std_logic;
@@ -370,7 +371,6 @@ architecture sim of tb_golden is
       st_cnt_stall           : out std_logic_vector(31 downto 0);
       st_cnt_bytes           : out std_logic_vector(63 downto 0);
       st_bytes_hi            : out std_logic_vector(31 downto 0);
-      -- the extension rate rules and the control scheme, not in golden format 1 (left open)
       st_cfg_rmax            : out std_logic_vector(31 downto 0);
       st_cfg_rate_first_cnp  : out std_logic_vector(31 downto 0);
       st_cfg_alpha_init      : out std_logic_vector(9 downto 0);
@@ -379,7 +379,6 @@ architecture sim of tb_golden is
       st_cfg_scheme          : out std_logic_vector(1 downto 0);
       st_cfg_gate_mask       : out std_logic;
       st_cfg_fw_rate         : out std_logic_vector(31 downto 0);
-      -- the event trace, not in golden format 1 either (left open)
       st_cfg_trace_en        : out std_logic;
       st_cfg_trace_wrap      : out std_logic;
       st_cfg_trace_sel       : out std_logic_vector(5 downto 0);
@@ -393,6 +392,7 @@ architecture sim of tb_golden is
       st_trace_last_type     : out std_logic_vector(3 downto 0);
       st_trace_last_rc       : out std_logic_vector(31 downto 0);
       st_trace_last_stamp    : out std_logic_vector(31 downto 0)
+    -- END GENERATED component-st
     );
   end component dcqcn_cosim_top;
 

@@ -66,6 +66,7 @@ inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_
 
 // The fields of the comparison record Sample (ffi.rs) besides the data beat, each under its own
 // name on the wrapper: the port outputs, and the registers as its st_ ports (X-macro lists).
+// BEGIN GENERATED copy-lists: `make gen` from the snapshot! list; do not edit
 #define DCQCN_PORT_OUTPUTS(X) \
     X(s_axis_tready) \
     X(m_axis_tvalid) \
@@ -148,6 +149,7 @@ inline void put_bits(VlWide<N>& dst, std::size_t lsb, std::size_t width, uint32_
 #define DCQCN_REGISTERS_64(X) \
     X(credit) \
     X(cnt_bytes)
+// END GENERATED copy-lists
 
 // A run of one width's registers, in list order, is in one piece when each field starts where the
 // one before it ends, both in the Verilated root instance and in Sample.
@@ -220,13 +222,19 @@ public:
         V* t = top_.get();
         t->inj_clk = 0;
         t->eval();
+        // the output register of credit_gate: its m_axis_* outputs
+        t->in_m_valid = st.m_axis_tvalid;
+        put_data(t->in_m_data, st.m_axis_tdata);
+        t->in_m_keep = static_cast<std::remove_reference_t<decltype(t->in_m_keep)>>(st.m_axis_tkeep);
+        t->in_m_last = st.m_axis_tlast;
+        // BEGIN GENERATED inject: `make gen` from the snapshot! list; do not edit
         t->in_cnp_meta = st.cnp_meta;
         t->in_cnp_sync = st.cnp_sync;
         t->in_cnp_prev = st.cnp_prev;
         t->in_rc = st.rc;
         t->in_rt = st.rt;
         t->in_active = st.active;
-        t->in_alpha = st.alpha;
+        t->in_alpha = st.alpha & 0x3FF;
         t->in_alpha_timer = st.alpha_timer;
         t->in_alpha_pending = st.alpha_pending;
         t->in_dec_timer = st.dec_timer;
@@ -236,13 +244,9 @@ public:
         t->in_t_stage = st.t_stage;
         t->in_b_stage = st.b_stage;
         t->in_bpc = st.bpc;
-        t->in_credit = st.credit;
-        t->in_m_valid = st.m_axis_tvalid;
-        put_data(t->in_m_data, st.m_axis_tdata);
-        t->in_m_keep = static_cast<std::remove_reference_t<decltype(t->in_m_keep)>>(st.m_axis_tkeep);
-        t->in_m_last = st.m_axis_tlast;
-        t->in_cfg_alpha_g = st.cfg_alpha_g;
-        t->in_cfg_dec_gain = st.cfg_dec_gain;
+        t->in_credit = st.credit & 0xFFFFFFFFFFFF;
+        t->in_cfg_alpha_g = st.cfg_alpha_g & 0x3FF;
+        t->in_cfg_dec_gain = st.cfg_dec_gain & 0xF;
         t->in_cfg_stage_threshold = st.cfg_stage_threshold;
         t->in_cfg_clamp_tgt = st.cfg_clamp_tgt;
         t->in_cfg_rai = st.cfg_rai;
@@ -269,10 +273,10 @@ public:
         t->in_bytes_hi = st.bytes_hi;
         t->in_cfg_rmax = st.cfg_rmax;
         t->in_cfg_rate_first_cnp = st.cfg_rate_first_cnp;
-        t->in_cfg_alpha_init = st.cfg_alpha_init;
-        t->in_cfg_min_dec_fac = st.cfg_min_dec_fac;
+        t->in_cfg_alpha_init = st.cfg_alpha_init & 0x3FF;
+        t->in_cfg_min_dec_fac = st.cfg_min_dec_fac & 0x7FF;
         t->in_cfg_hai_mult = st.cfg_hai_mult;
-        t->in_cfg_scheme = st.cfg_scheme;
+        t->in_cfg_scheme = st.cfg_scheme & 0x3;
         t->in_cfg_gate_mask = st.cfg_gate_mask;
         t->in_cfg_fw_rate = st.cfg_fw_rate;
         t->in_cfg_trace_en = st.cfg_trace_en;
@@ -285,6 +289,7 @@ public:
         t->in_trace_n_dec = st.trace_n_dec & 0x3FF;
         t->in_trace_n_byte = st.trace_n_byte & 0x3FF;
         t->in_trace_n_timer = st.trace_n_timer & 0x3FF;
+        // END GENERATED inject
         // entry i at bits [68i+67:68i]: type and both [3:0], rc [35:4], stamp [67:36]
         clear_wide(t->in_trace_mem);
         std::size_t i = 0;

@@ -28,13 +28,15 @@ pub mod bridge {
 
     /// Outputs of a cycle (before the edge) and registers after the edge.
     ///
-    /// The registers come in four runs by width (8, 16, 32, 64 bits), each in the order the
-    /// cosim wrapper declares its `st_` ports (`verilator/dcqcn_cosim_top.sv`), one-bit registers
+    /// Generated from the snapshot! list (`make gen`). The registers come in four runs by width
+    /// (8, 16, 32, 64 bits), each in the order the cosim wrapper declares its `st_` ports
+    /// (`verilator/dcqcn_cosim_top.sv`, generated from the same list), one-bit registers
     /// as bytes (0 or 1, as the Verilated model stores them): Verilator lays a module's ports of
     /// one width out in declaration order, so the shim copies a run whole where the Verilated
     /// instance has it in one piece (it checks that once per instance, `dcqcn_shim.cpp`).
     #[derive(Clone, Copy, Debug, Default, PartialEq)]
     struct Sample {
+        // BEGIN GENERATED sample: `make gen` from the snapshot! list; do not edit
         s_axis_tready: bool,
         m_axis_tvalid: bool,
         m_axis_tdata: [u64; 8],
@@ -116,6 +118,7 @@ pub mod bridge {
         // 64-bit registers
         credit: u64,
         cnt_bytes: u64,
+        // END GENERATED sample
     }
 
     /// One entry of the event trace's storage `trace_mem` (spec 4.10), loaded by `inject` only

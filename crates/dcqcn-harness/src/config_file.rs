@@ -92,7 +92,9 @@ fn kind(field: &str) -> Option<Kind> {
         "scheme" => Kind::Scheme,
         "g" => Kind::Gain,
         "alpha_init" | "min_dec_fac" => Kind::Q10,
-        "alpha_g" | "dec_gain" | "stage_threshold" | "trace_sel" => Kind::Raw,
+        // every other configuration register (alpha_g, dec_gain, stage_threshold, trace_sel, and
+        // any register the map gains) is a plain count
+        f if FIELD_WIDTHS.iter().any(|(name, _)| *name == f) => Kind::Raw,
         _ => return None,
     })
 }
@@ -280,49 +282,21 @@ pub fn apply(
             Kind::Raw => src.read_value::<units::Count>(value, name)?.0,
         };
         let field = if name == "g" { "alpha_g" } else { name };
-        let width = FIELD_WIDTHS
-            .iter()
-            .find(|f| f.0 == field)
-            .map(|f| f.1)
-            .unwrap_or(32);
-        if v >= 1u64 << width {
-            return Err(src.error(
-                value.span(),
-                name,
-                format!(
-                    "{v} does not fit the {width}-bit field (max {})",
-                    (1u64 << width) - 1
-                ),
-            ));
-        }
-        match field {
-            "alpha_g" => cfg.alpha_g = v as u16,
-            "dec_gain" => cfg.dec_gain = v as u8,
-            "stage_threshold" => cfg.stage_threshold = v as u8,
-            "clamp_tgt" => cfg.clamp_tgt = v == 1,
-            "rai" => cfg.rai = v as u32,
-            "rhai" => cfg.rhai = v as u32,
-            "rmin" => cfg.rmin = v as u32,
-            "inc_interval" => cfg.inc_interval = v as u32,
-            "dec_interval" => cfg.dec_interval = v as u16,
-            "alpha_interval" => cfg.alpha_interval = v as u16,
-            "bypass" => cfg.bypass = v == 1,
-            "timer_en" => cfg.timer_en = v == 1,
-            "byte_en" => cfg.byte_en = v == 1,
-            "byte_threshold" => cfg.byte_threshold = v as u32,
-            "credit_cap" => cfg.credit_cap = v as u32,
-            "rmax" => cfg.rmax = v as u32,
-            "rate_first_cnp" => cfg.rate_first_cnp = v as u32,
-            "alpha_init" => cfg.alpha_init = v as u16,
-            "min_dec_fac" => cfg.min_dec_fac = v as u16,
-            "hai_mult" => cfg.hai_mult = v == 1,
-            "scheme" => cfg.scheme = v as u8,
-            "gate_mask" => cfg.gate_mask = v == 1,
-            "fw_rate" => cfg.fw_rate = v as u32,
-            "trace_en" => cfg.trace_en = v == 1,
-            "trace_wrap" => cfg.trace_wrap = v == 1,
-            "trace_sel" => cfg.trace_sel = v as u8,
-            _ => unreachable!("kind() and FIELD_WIDTHS list the same fields"),
+        match cfg.set_field(field, v) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(src.error(key.span(), name, "not a configuration register".into()))
+            }
+            Err(width) => {
+                return Err(src.error(
+                    value.span(),
+                    name,
+                    format!(
+                        "{v} does not fit the {width}-bit field (max {})",
+                        (1u64 << width) - 1
+                    ),
+                ))
+            }
         }
     }
     Ok(cfg)

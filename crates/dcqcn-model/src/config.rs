@@ -97,35 +97,9 @@ fn is_false(v: &bool) -> bool {
     !*v
 }
 
-/// Width in bits of each field, for range checks of user input.
-pub const FIELD_WIDTHS: &[(&str, u32)] = &[
-    ("alpha_g", 10),
-    ("dec_gain", 4),
-    ("stage_threshold", 8),
-    ("clamp_tgt", 1),
-    ("rai", 32),
-    ("rhai", 32),
-    ("rmin", 32),
-    ("inc_interval", 32),
-    ("dec_interval", 16),
-    ("alpha_interval", 16),
-    ("bypass", 1),
-    ("timer_en", 1),
-    ("byte_en", 1),
-    ("byte_threshold", 32),
-    ("credit_cap", 32),
-    ("rmax", 32),
-    ("rate_first_cnp", 32),
-    ("alpha_init", 10),
-    ("min_dec_fac", 11),
-    ("hai_mult", 1),
-    ("scheme", 2),
-    ("gate_mask", 1),
-    ("fw_rate", 32),
-    ("trace_en", 1),
-    ("trace_wrap", 1),
-    ("trace_sel", 6),
-];
+/// Width in bits of each field, for range checks of user input (generated from the register map:
+/// [`regmap::CONFIG_FIELDS`]).
+pub const FIELD_WIDTHS: &[(&str, u32)] = regmap::CONFIG_FIELDS;
 
 /// The named configurations of spec 6.3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,34 +232,7 @@ impl Config {
     /// `(name, value, width)`: a configuration read from a file (a saved fuzz case) whose field
     /// types are wider than the register fields.
     pub fn out_of_range(&self) -> Option<(&'static str, u64, u32)> {
-        let values: [u64; 26] = [
-            self.alpha_g.into(),
-            self.dec_gain.into(),
-            self.stage_threshold.into(),
-            self.clamp_tgt.into(),
-            self.rai.into(),
-            self.rhai.into(),
-            self.rmin.into(),
-            self.inc_interval.into(),
-            self.dec_interval.into(),
-            self.alpha_interval.into(),
-            self.bypass.into(),
-            self.timer_en.into(),
-            self.byte_en.into(),
-            self.byte_threshold.into(),
-            self.credit_cap.into(),
-            self.rmax.into(),
-            self.rate_first_cnp.into(),
-            self.alpha_init.into(),
-            self.min_dec_fac.into(),
-            self.hai_mult.into(),
-            self.scheme.into(),
-            self.gate_mask.into(),
-            self.fw_rate.into(),
-            self.trace_en.into(),
-            self.trace_wrap.into(),
-            self.trace_sel.into(),
-        ];
+        let values = self.values();
         FIELD_WIDTHS
             .iter()
             .zip(values)
@@ -293,36 +240,10 @@ impl Config {
             .map(|(&(name, w), v)| (name, v, w))
     }
 
-    /// spec 6.2 reset values.
+    /// spec 6.2 reset values (generated from regmap/dcqcn_regs.rdl into
+    /// [`crate::regmap::config_reset`]).
     pub fn reset(p: &Params) -> Config {
-        Config {
-            alpha_g: 1020,
-            dec_gain: 1,
-            stage_threshold: 5,
-            clamp_tgt: false,
-            rai: 6_000_000,
-            rhai: 12_000_000,
-            rmin: 10_000_000,
-            inc_interval: p.rate_inc_reset(),
-            dec_interval: p.rate_dec_reset(),
-            alpha_interval: p.alpha_reset(),
-            bypass: false,
-            timer_en: true,
-            byte_en: false,
-            byte_threshold: 10_000_000,
-            credit_cap: 1 << 20,
-            rmax: 0,
-            rate_first_cnp: 0,
-            alpha_init: ALPHA_INIT_RESET,
-            min_dec_fac: 0,
-            hai_mult: false,
-            scheme: 0,
-            gate_mask: false,
-            fw_rate: 0,
-            trace_en: false,
-            trace_wrap: false,
-            trace_sel: 0,
-        }
+        crate::regmap::config_reset(p)
     }
 
     /// spec 6.3: the paper's Table II.

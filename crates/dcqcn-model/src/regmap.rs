@@ -653,6 +653,139 @@ pub const FIELDS: &[Field] = &[
     },
 ];
 
+/// spec 6.2: the reset values of the configuration registers (every field whose `state` is a
+/// `cfg_*` register), at the parameters `p` where they depend on them.
+pub fn config_reset(p: &crate::Params) -> crate::Config {
+    crate::Config {
+        alpha_g: 1020,
+        dec_gain: 1,
+        stage_threshold: 5,
+        clamp_tgt: false,
+        rai: 6_000_000,
+        rhai: 12_000_000,
+        rmin: 10_000_000,
+        inc_interval: p.rate_inc_reset(),
+        dec_interval: p.rate_dec_reset(),
+        alpha_interval: p.alpha_reset(),
+        bypass: false,
+        timer_en: true,
+        byte_en: false,
+        byte_threshold: 10_000_000,
+        credit_cap: 1_048_576,
+        rmax: 0,
+        rate_first_cnp: 0,
+        alpha_init: 1023,
+        min_dec_fac: 0,
+        hai_mult: false,
+        scheme: 0,
+        gate_mask: false,
+        fw_rate: 0,
+        trace_en: false,
+        trace_wrap: false,
+        trace_sel: 0,
+    }
+}
+
+/// The configuration registers, in map order: their names in [`crate::Config`] and widths.
+pub const CONFIG_FIELDS: &[(&str, u32)] = &[
+    ("alpha_g", 10),
+    ("dec_gain", 4),
+    ("stage_threshold", 8),
+    ("clamp_tgt", 1),
+    ("rai", 32),
+    ("rhai", 32),
+    ("rmin", 32),
+    ("inc_interval", 32),
+    ("dec_interval", 16),
+    ("alpha_interval", 16),
+    ("bypass", 1),
+    ("timer_en", 1),
+    ("byte_en", 1),
+    ("byte_threshold", 32),
+    ("credit_cap", 32),
+    ("rmax", 32),
+    ("rate_first_cnp", 32),
+    ("alpha_init", 10),
+    ("min_dec_fac", 11),
+    ("hai_mult", 1),
+    ("scheme", 2),
+    ("gate_mask", 1),
+    ("fw_rate", 32),
+    ("trace_en", 1),
+    ("trace_wrap", 1),
+    ("trace_sel", 6),
+];
+
+impl crate::Config {
+    /// Every configuration register's value, in [`CONFIG_FIELDS`] order.
+    pub fn values(&self) -> [u64; 26] {
+        [
+            u64::from(self.alpha_g),
+            u64::from(self.dec_gain),
+            u64::from(self.stage_threshold),
+            u64::from(self.clamp_tgt),
+            u64::from(self.rai),
+            u64::from(self.rhai),
+            u64::from(self.rmin),
+            u64::from(self.inc_interval),
+            u64::from(self.dec_interval),
+            u64::from(self.alpha_interval),
+            u64::from(self.bypass),
+            u64::from(self.timer_en),
+            u64::from(self.byte_en),
+            u64::from(self.byte_threshold),
+            u64::from(self.credit_cap),
+            u64::from(self.rmax),
+            u64::from(self.rate_first_cnp),
+            u64::from(self.alpha_init),
+            u64::from(self.min_dec_fac),
+            u64::from(self.hai_mult),
+            u64::from(self.scheme),
+            u64::from(self.gate_mask),
+            u64::from(self.fw_rate),
+            u64::from(self.trace_en),
+            u64::from(self.trace_wrap),
+            u64::from(self.trace_sel),
+        ]
+    }
+
+    /// Sets configuration register `name` to `v`: `Err` with the field's width when `v` does
+    /// not fit it, `Ok(false)` for a name that is not a configuration register.
+    pub fn set_field(&mut self, name: &str, v: u64) -> Result<bool, u32> {
+        let fit = |width: u32| if v >> width == 0 { Ok(v) } else { Err(width) };
+        match name {
+            "alpha_g" => self.alpha_g = fit(10)? as u16,
+            "dec_gain" => self.dec_gain = fit(4)? as u8,
+            "stage_threshold" => self.stage_threshold = fit(8)? as u8,
+            "clamp_tgt" => self.clamp_tgt = fit(1)? == 1,
+            "rai" => self.rai = fit(32)? as u32,
+            "rhai" => self.rhai = fit(32)? as u32,
+            "rmin" => self.rmin = fit(32)? as u32,
+            "inc_interval" => self.inc_interval = fit(32)? as u32,
+            "dec_interval" => self.dec_interval = fit(16)? as u16,
+            "alpha_interval" => self.alpha_interval = fit(16)? as u16,
+            "bypass" => self.bypass = fit(1)? == 1,
+            "timer_en" => self.timer_en = fit(1)? == 1,
+            "byte_en" => self.byte_en = fit(1)? == 1,
+            "byte_threshold" => self.byte_threshold = fit(32)? as u32,
+            "credit_cap" => self.credit_cap = fit(32)? as u32,
+            "rmax" => self.rmax = fit(32)? as u32,
+            "rate_first_cnp" => self.rate_first_cnp = fit(32)? as u32,
+            "alpha_init" => self.alpha_init = fit(10)? as u16,
+            "min_dec_fac" => self.min_dec_fac = fit(11)? as u16,
+            "hai_mult" => self.hai_mult = fit(1)? == 1,
+            "scheme" => self.scheme = fit(2)? as u8,
+            "gate_mask" => self.gate_mask = fit(1)? == 1,
+            "fw_rate" => self.fw_rate = fit(32)? as u32,
+            "trace_en" => self.trace_en = fit(1)? == 1,
+            "trace_wrap" => self.trace_wrap = fit(1)? == 1,
+            "trace_sel" => self.trace_sel = fit(6)? as u8,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// AXI response codes.
 pub const RESP_OKAY: u8 = 0b00;
 pub const RESP_DECERR: u8 = 0b11;

@@ -42,6 +42,13 @@ pub struct FieldInfo {
     /// Width in bits; 0 for the beat fields, whose width follows DATA_BYTES (see [`FieldInfo::bits`]).
     pub width: u32,
     pub unit: Unit,
+    /// Where the register is held in the SV block of `block` (`dut.u_<block>.<sv>`, `dut.<sv>` for
+    /// the top) and in the VHDL block's state record (`<vhdl>` inside the record `r`); both the
+    /// field's name unless the list says otherwise. Empty for the ports and for the fields that
+    /// show an entry of the trace memory (`trace_last_*`). The cosim wrappers, the shim and the
+    /// testbenches are generated from these (crates/dcqcn-gen).
+    pub sv: &'static str,
+    pub vhdl: &'static str,
 }
 
 impl FieldInfo {
@@ -80,7 +87,7 @@ impl ToField for [u64; DATA_WORDS] {
 }
 
 macro_rules! snapshot {
-    ($( $block:literal { $( $name:ident : $ty:ty, $width:expr, $unit:ident; )* } )*) => {
+    ($( $block:literal { $( $name:ident : $ty:ty, $width:expr, $unit:ident $(@ $sv:literal $vhdl:literal)?; )* } )*) => {
         /// Outputs of a cycle and the registers after its clock edge.
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
         pub struct Snapshot {
@@ -89,7 +96,14 @@ macro_rules! snapshot {
 
         /// Every field of [`Snapshot`], in declaration order.
         pub const FIELDS: &[FieldInfo] = &[
-            $($( FieldInfo { name: stringify!($name), block: $block, width: $width, unit: Unit::$unit }, )*)*
+            $($( FieldInfo {
+                name: stringify!($name),
+                block: $block,
+                width: $width,
+                unit: Unit::$unit,
+                sv: if is_port($block) { "" } else { rtl_path!(stringify!($name) $(, $sv)?) },
+                vhdl: if is_port($block) { "" } else { rtl_path!(stringify!($name) $(, $vhdl)?) },
+            }, )*)*
         ];
 
         impl Snapshot {
@@ -111,6 +125,21 @@ macro_rules! snapshot {
     };
 }
 
+/// A field's location in the RTL: the given path, else its name.
+macro_rules! rtl_path {
+    ($name:expr) => {
+        $name
+    };
+    ($name:expr, $path:literal) => {
+        $path
+    };
+}
+
+/// Whether `block` is the ports' pseudo-block "out" (they have no RTL location).
+const fn is_port(block: &str) -> bool {
+    matches!(block.as_bytes(), b"out")
+}
+
 /// Defines [`with_snapshot_fields!`] from the field names (`$d` is a `$` token, so that the
 /// defined macro can have metavariables of its own).
 macro_rules! field_list_macro {
@@ -127,6 +156,11 @@ macro_rules! field_list_macro {
     };
 }
 
+// The one declaration of the comparison record. Each row: name, storage type, width in bits, unit,
+// then, for a register whose RTL name is not its own, `@ "<SV path>" "<VHDL record path>"` (see
+// [`FieldInfo::sv`]). `make gen` (crates/dcqcn-gen) derives from this list the bridge record, the
+// shim's copy lists, the cosim wrappers' st_*/in_* ports, assignments and injection, the golden
+// testbenches' field lists and the Python State type; `make gen-check` fails when one is stale.
 snapshot! {
     "out" {
         s_axis_tready: bool, 1, Flag;
@@ -173,60 +207,60 @@ snapshot! {
         credit: u64, 48, CreditQ16;
     }
     "regs" {
-        cfg_alpha_g: u16, 10, Q10;
-        cfg_dec_gain: u8, 4, Count;
-        cfg_stage_threshold: u8, 8, Count;
-        cfg_clamp_tgt: bool, 1, Flag;
-        cfg_rai: u32, 32, BytesPerS;
-        cfg_rhai: u32, 32, BytesPerS;
-        cfg_rmin: u32, 32, BytesPerS;
-        cfg_inc_interval: u32, 32, Cycles;
-        cfg_dec_interval: u16, 16, Cycles;
-        cfg_alpha_interval: u16, 16, Cycles;
-        cfg_bypass: bool, 1, Flag;
-        cfg_timer_en: bool, 1, Flag;
-        cfg_byte_en: bool, 1, Flag;
-        cfg_byte_threshold: u32, 32, Bytes;
-        cfg_credit_cap: u32, 32, Bytes;
-        cnp_cnt16: u16, 16, Count;
-        cnt_cnp: u32, 32, Count;
-        cnt_dec: u32, 32, Count;
-        cnt_inc_fr: u32, 32, Count;
-        cnt_inc_ai: u32, 32, Count;
-        cnt_inc_hai: u32, 32, Count;
-        cnt_inc_timer: u32, 32, Count;
-        cnt_inc_byte: u32, 32, Count;
-        cnt_stall: u32, 32, Count;
-        cnt_bytes: u64, 64, Bytes;
-        bytes_hi: u32, 32, Hex;
+        cfg_alpha_g: u16, 10, Q10 @ "r.config_word.alpha_g" "cfg.alpha_g";
+        cfg_dec_gain: u8, 4, Count @ "r.config_word.dec_gain" "cfg.dec_gain";
+        cfg_stage_threshold: u8, 8, Count @ "r.config_word.stage_threshold" "cfg.stage_threshold";
+        cfg_clamp_tgt: bool, 1, Flag @ "r.config_word.clamp_tgt" "cfg.clamp_tgt";
+        cfg_rai: u32, 32, BytesPerS @ "r.rai" "cfg.rai";
+        cfg_rhai: u32, 32, BytesPerS @ "r.rhai" "cfg.rhai";
+        cfg_rmin: u32, 32, BytesPerS @ "r.rmin" "cfg.rmin";
+        cfg_inc_interval: u32, 32, Cycles @ "r.inc_interval" "cfg.inc_interval";
+        cfg_dec_interval: u16, 16, Cycles @ "r.intervals.dec_interval" "cfg.dec_interval";
+        cfg_alpha_interval: u16, 16, Cycles @ "r.intervals.alpha_interval" "cfg.alpha_interval";
+        cfg_bypass: bool, 1, Flag @ "r.bypass.bypass" "cfg.bypass";
+        cfg_timer_en: bool, 1, Flag @ "r.ext_ctrl.timer_en" "cfg.timer_en";
+        cfg_byte_en: bool, 1, Flag @ "r.ext_ctrl.byte_en" "cfg.byte_en";
+        cfg_byte_threshold: u32, 32, Bytes @ "r.byte_threshold" "cfg.byte_threshold";
+        cfg_credit_cap: u32, 32, Bytes @ "r.credit_cap" "cfg.credit_cap";
+        cnp_cnt16: u16, 16, Count @ "r.cnp_cnt16" "cnt.cnp_cnt16";
+        cnt_cnp: u32, 32, Count @ "r.stats.cnt_cnp" "cnt.cnt_cnp";
+        cnt_dec: u32, 32, Count @ "r.stats.cnt_dec" "cnt.cnt_dec";
+        cnt_inc_fr: u32, 32, Count @ "r.stats.cnt_inc_fr" "cnt.cnt_inc_fr";
+        cnt_inc_ai: u32, 32, Count @ "r.stats.cnt_inc_ai" "cnt.cnt_inc_ai";
+        cnt_inc_hai: u32, 32, Count @ "r.stats.cnt_inc_hai" "cnt.cnt_inc_hai";
+        cnt_inc_timer: u32, 32, Count @ "r.stats.cnt_inc_timer" "cnt.cnt_inc_timer";
+        cnt_inc_byte: u32, 32, Count @ "r.stats.cnt_inc_byte" "cnt.cnt_inc_byte";
+        cnt_stall: u32, 32, Count @ "r.stats.cnt_stall" "cnt.cnt_stall";
+        cnt_bytes: u64, 64, Bytes @ "r.stats.cnt_bytes" "cnt.cnt_bytes";
+        bytes_hi: u32, 32, Hex @ "r.stats.bytes_hi" "cnt.bytes_hi";
     }
     // The extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160), after every
     // field of golden format 1, which holds the first [`GOLDEN_V1_FIELDS`] fields.
     "regs" {
-        cfg_rmax: u32, 32, BytesPerS;
-        cfg_rate_first_cnp: u32, 32, BytesPerS;
-        cfg_alpha_init: u16, 10, Q10;
-        cfg_min_dec_fac: u16, 11, Q10;
-        cfg_hai_mult: bool, 1, Flag;
-        cfg_scheme: u8, 2, Count;
-        cfg_gate_mask: bool, 1, Flag;
-        cfg_fw_rate: u32, 32, BytesPerS;
+        cfg_rmax: u32, 32, BytesPerS @ "r.rmax" "cfg.rmax";
+        cfg_rate_first_cnp: u32, 32, BytesPerS @ "r.rate_first_cnp" "cfg.rate_first_cnp";
+        cfg_alpha_init: u16, 10, Q10 @ "r.rate_rules.alpha_init" "cfg.alpha_init";
+        cfg_min_dec_fac: u16, 11, Q10 @ "r.rate_rules.min_dec_fac" "cfg.min_dec_fac";
+        cfg_hai_mult: bool, 1, Flag @ "r.rate_rules.hai_mult" "cfg.hai_mult";
+        cfg_scheme: u8, 2, Count @ "r.control.scheme" "cfg.scheme";
+        cfg_gate_mask: bool, 1, Flag @ "r.control.gate_mask" "cfg.gate_mask";
+        cfg_fw_rate: u32, 32, BytesPerS @ "r.fw_rate" "cfg.fw_rate";
     }
     // The event trace (0x170-0x18C, spec 4.10); its storage through the most recent entry (spec 7).
     "regs" {
-        cfg_trace_en: bool, 1, Flag;
-        cfg_trace_wrap: bool, 1, Flag;
-        cfg_trace_sel: u8, 6, Count;
-        trace_count: u8, 7, Count;
-        trace_wptr: u8, 6, Count;
-        trace_lost: bool, 1, Flag;
-        trace_time: u32, 32, Cycles;
-        trace_n_dec: u16, 10, Count;
-        trace_n_byte: u16, 10, Count;
-        trace_n_timer: u16, 10, Count;
-        trace_last_type: u8, 4, Hex;
-        trace_last_rc: u32, 32, BytesPerS;
-        trace_last_stamp: u32, 32, Cycles;
+        cfg_trace_en: bool, 1, Flag @ "r.trace_ctrl.trace_en" "trace_cfg.trace_en";
+        cfg_trace_wrap: bool, 1, Flag @ "r.trace_ctrl.trace_wrap" "trace_cfg.trace_wrap";
+        cfg_trace_sel: u8, 6, Count @ "r.trace_sel.trace_sel" "trace_cfg.trace_sel";
+        trace_count: u8, 7, Count @ "r.trace.count" "trace.count";
+        trace_wptr: u8, 6, Count @ "r.trace.wptr" "trace.wptr";
+        trace_lost: bool, 1, Flag @ "r.trace.lost" "trace.lost";
+        trace_time: u32, 32, Cycles @ "r.trace.time_" "trace.time";
+        trace_n_dec: u16, 10, Count @ "r.trace.n_dec" "trace.n_dec";
+        trace_n_byte: u16, 10, Count @ "r.trace.n_byte" "trace.n_byte";
+        trace_n_timer: u16, 10, Count @ "r.trace.n_timer" "trace.n_timer";
+        trace_last_type: u8, 4, Hex @ "" "";
+        trace_last_rc: u32, 32, BytesPerS @ "" "";
+        trace_last_stamp: u32, 32, Cycles @ "" "";
     }
 }
 

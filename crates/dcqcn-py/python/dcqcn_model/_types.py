@@ -48,6 +48,7 @@ class Outputs(TypedDict):
 class State(TypedDict):
     """Every register of spec 7 after the clock edge, by its spec name (`m_data`: an int of 8 x data_bytes bits)."""
 
+    # BEGIN GENERATED state: `make gen` from the snapshot! list; do not edit
     cnp_meta: int
     cnp_sync: int
     cnp_prev: int
@@ -112,6 +113,7 @@ class State(TypedDict):
     trace_last_type: int
     trace_last_rc: int
     trace_last_stamp: int
+    # END GENERATED state
     m_valid: int
     m_data: int
     m_keep: int
@@ -126,6 +128,7 @@ class State(TypedDict):
 class Config(TypedDict):
     """The configuration registers of spec 6.2 in register units (bytes/s, cycles, raw codes)."""
 
+    # BEGIN GENERATED config: `make gen` from the snapshot! list and regmap/dcqcn_regs.rdl; do not edit
     alpha_g: int
     dec_gain: int
     stage_threshold: int
@@ -152,6 +155,7 @@ class Config(TypedDict):
     trace_en: int
     trace_wrap: int
     trace_sel: int
+    # END GENERATED config
 
 
 class Events(TypedDict):
