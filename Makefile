@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers \
+.PHONY: all deps cosim test lint fmt-check clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers stim-standalone \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -37,6 +37,7 @@ help:
 	@echo "make golden-check-netlist      every golden set on GHDL with the Yosys netlist of the SV"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
+	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
@@ -92,6 +93,11 @@ lint:
 unit:
 	$(CARGO) test --release --workspace
 
+# dcqcn-stim (stimulus, scenarios, coverage, state injection, fuzz cases, golden vectors) builds and
+# tests with neither Verilator nor a C++ compiler (scripts/stim_standalone.sh says how).
+stim-standalone:
+	scripts/stim_standalone.sh
+
 # Parser fuzz targets (issue #11, docs/inputs.md): PARSER_FUZZ_CASES inputs per input format
 # (make test runs 1000 each); the tally file counts what each target ran.
 PARSER_FUZZ_CASES ?= 100000
@@ -103,7 +109,7 @@ fuzz-parsers: python
 	rm -f target/parser-fuzz-tally.txt
 	PARSER_FUZZ_CASES=$(PARSER_FUZZ_CASES) PARSER_FUZZ_TALLY=$(CURDIR)/target/parser-fuzz-tally.txt \
 	  $(CARGO) test --release -p dcqcn-harness --test parser_fuzz -p dcqcn-net --test parser_fuzz \
-	  -p dcqcn-cosim --test parser_fuzz -p dcqcn-cli --bin dcqcn
+	  -p dcqcn-stim --test parser_fuzz -p dcqcn-cli --bin dcqcn
 	sort target/parser-fuzz-tally.txt | uniq -c
 	HYPOTHESIS_EXAMPLES=$(PY_FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
 	  crates/dcqcn-py/tests/test_hypothesis.py

@@ -1,7 +1,7 @@
 //! `dcqcn golden`: write golden vector sets (docs/golden-format.md) and check them against the model.
 
-use dcqcn_cosim::coverage::Coverage;
-use dcqcn_cosim::golden::{self, GoldenError, SetDef};
+use dcqcn_stim::coverage::Coverage;
+use dcqcn_stim::golden::{self, GoldenError, SetDef};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -180,7 +180,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             let dirs = if dirs.is_empty() { &default[..] } else { dirs };
             for d in golden::find_sets(dirs)? {
                 let t = Instant::now();
-                match golden::verify_set(&d) {
+                match dcqcn_cosim::golden::verify_any_set(&d) {
                     Ok(v) => outln!(
                         "ok    {:<24} {:>8} cycles {:>9} bytes  {:.1} s",
                         v.name,

@@ -24,11 +24,14 @@ mod net_scale;
 mod surf;
 
 use clap::{Parser, Subcommand};
-use dcqcn_cosim::lockstep::{self, Mismatch, RunSpec, RunStats, HISTORY_CYCLES};
-use dcqcn_cosim::scenario::{self, Scenario};
+use dcqcn_cosim::lockstep::{self, Mismatch, HISTORY_CYCLES};
 use dcqcn_cosim::{fuzz, rtl, vcd_out, CosimError};
 use dcqcn_harness::config_file;
 use dcqcn_model::{NamedConfig, Phase, Snapshot};
+use dcqcn_stim::run::{self, RunSpec, RunStats};
+use dcqcn_stim::scenario::{self, Scenario};
+use dcqcn_stim::variant::{self, Hdl};
+use dcqcn_stim::StimError;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -156,11 +159,11 @@ enum HdlChoice {
 }
 
 impl HdlChoice {
-    fn hdls(self) -> &'static [rtl::Hdl] {
+    fn hdls(self) -> &'static [Hdl] {
         match self {
-            HdlChoice::Sv => &[rtl::Hdl::Sv],
-            HdlChoice::Vhdl => &[rtl::Hdl::Vhdl],
-            HdlChoice::Both => &[rtl::Hdl::Sv, rtl::Hdl::Vhdl],
+            HdlChoice::Sv => &[Hdl::Sv],
+            HdlChoice::Vhdl => &[Hdl::Vhdl],
+            HdlChoice::Both => &[Hdl::Sv, Hdl::Vhdl],
         }
     }
 }
@@ -320,7 +323,7 @@ enum Failure {
 impl From<CosimError> for Failure {
     fn from(e: CosimError) -> Self {
         match e {
-            CosimError::Harness(_) => Failure::Harness(e.to_string()),
+            CosimError::Stim(StimError::Harness(_)) => Failure::Harness(e.to_string()),
             e => Failure::Input(e.to_string()),
         }
     }
@@ -332,7 +335,7 @@ fn scenarios_for(arg: &Option<String>, default_all: bool) -> Result<Vec<Scenario
         None => Ok(vec![scenario::by_name("paper-table2").expect("built-in")]),
         Some(name) => scenario::by_name(name).map(|s| vec![s]).ok_or_else(|| {
             Failure::Input(
-                CosimError::UnknownScenario {
+                StimError::UnknownScenario {
                     name: dcqcn_harness::clip(name),
                     known: scenario::names().iter().map(|s| s.to_string()).collect(),
                 }
@@ -368,7 +371,7 @@ fn run_spec(
         stimulus.config = named.config(&params);
         replay += &format!(" --base {}", named.name());
     }
-    if variant != rtl::width_variant(sc.data_bytes) {
+    if variant != variant::width_variant(sc.data_bytes) {
         replay += &format!(" --variant {variant}");
     }
     if init_seed != 0 {
@@ -457,8 +460,8 @@ fn cosim(a: &CosimArgs) -> Result<(), Failure> {
             "--vcd needs one RTL: --hdl sv or --hdl vhdl (one waveform per run)".into(),
         ));
     }
-    let hdls: &[rtl::Hdl] = if a.variant.is_some() {
-        &[rtl::Hdl::Sv]
+    let hdls: &[Hdl] = if a.variant.is_some() {
+        &[Hdl::Sv]
     } else {
         a.hdl.hdls()
     };
@@ -484,7 +487,7 @@ fn cosim(a: &CosimArgs) -> Result<(), Failure> {
     let mut pending = std::collections::BTreeMap::new();
     let mut next = 0;
     let mut total = RunStats::default();
-    let mut coverage = dcqcn_cosim::coverage::Coverage::new();
+    let mut coverage = dcqcn_stim::coverage::Coverage::new();
     let mut print = |k: usize, r: Result<lockstep::Outcome, CosimError>| -> Result<(), Failure> {
         pending.insert(k, r);
         while let Some(r) = pending.remove(&next) {
@@ -495,7 +498,7 @@ fn cosim(a: &CosimArgs) -> Result<(), Failure> {
                 }
                 header();
                 total = RunStats::default();
-                coverage = dcqcn_cosim::coverage::Coverage::new();
+                coverage = dcqcn_stim::coverage::Coverage::new();
             }
             let outcome = r?;
             let s = &outcome.stats;
@@ -638,7 +641,7 @@ fn sim(
     trace: Option<TraceMode>,
 ) -> Result<(), Failure> {
     let sc = scenarios_for(&args.scenario, false)?.remove(0);
-    let mut spec = run_spec(&sc, args, &rtl::width_variant(sc.data_bytes), 0)?;
+    let mut spec = run_spec(&sc, args, &variant::width_variant(sc.data_bytes), 0)?;
     let mut w: Box<dyn Write> = match out {
         Some(p) => Box::new(create(p)?),
         None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -655,7 +658,7 @@ fn sim(
         w,
         "cycle,time_us,event,rc_bytes_per_s,rt_bytes_per_s,alpha,credit_bytes,cnt_cnp,cnt_dec"
     )
-    .and_then(|()| lockstep::try_run_model(&spec, |c, _, _, m| sim_row(&mut w, c, m, every, clk)))
+    .and_then(|()| run::try_run_model(&spec, |c, _, _, m| sim_row(&mut w, c, m, every, clk)))
     .and_then(|stats| w.flush().map(|()| stats));
     let stats = match written {
         Ok(stats) => stats,
@@ -731,7 +734,7 @@ fn sim_trace(
 ) -> Result<(), Failure> {
     let last = spec.cycles.saturating_sub(1);
     let mut window = None;
-    let stats = lockstep::run_model(spec, |c, _, _, m| {
+    let stats = run::run_model(spec, |c, _, _, m| {
         if c == last {
             window = Some(*m.trace());
         }
@@ -789,7 +792,7 @@ struct FuzzArgs<'a> {
 
 fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
     if a.replay.is_some() || a.variant.is_some() {
-        return fuzz_on(a, rtl::Hdl::Sv);
+        return fuzz_on(a, Hdl::Sv);
     }
     for &hdl in a.hdl.hdls() {
         fuzz_on(a, hdl)?;
@@ -797,7 +800,7 @@ fn fuzz(a: &FuzzArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn fuzz_on(a: &FuzzArgs, hdl: rtl::Hdl) -> Result<(), Failure> {
+fn fuzz_on(a: &FuzzArgs, hdl: Hdl) -> Result<(), Failure> {
     if let Some(path) = a.replay {
         let r = fuzz::replay(path)?;
         return match r.outcome.mismatch {

@@ -4,10 +4,11 @@
 //! generation out of every figure.
 
 use crate::ffi::bridge::PortsIn;
-use crate::lockstep::{self, RunSpec, RunStats};
 use crate::rtl::{self, Rtl};
-use crate::{scenario, CosimError};
+use crate::CosimError;
 use dcqcn_model::{Inputs, Outputs, RateLimiter};
+use dcqcn_stim::run::{self, RunSpec, RunStats};
+use dcqcn_stim::scenario;
 
 /// The cycles `make bench` records (65,536: the recording stays in cache; a 2 M-cycle one is
 /// about 224 MB and would measure memory bandwidth, not the harness).
@@ -34,13 +35,13 @@ impl Recording {
             stimulus: sc.stimulus.clone(),
             seed: 1,
             cycles,
-            variant: rtl::width_variant(sc.data_bytes),
+            variant: dcqcn_stim::variant::width_variant(sc.data_bytes),
             replay: String::new(),
             rtl_init_seed: 0,
             initial_state: None,
         };
         let mut inputs = Vec::with_capacity(usize::try_from(cycles).unwrap_or(0));
-        let stats = lockstep::run_model(&spec, |_, i, _, _| inputs.push(*i));
+        let stats = run::run_model(&spec, |_, i, _, _| inputs.push(*i));
         let ports = inputs.iter().map(rtl::ports).collect();
         Recording {
             spec,

@@ -1,35 +1,26 @@
 //! Per-cycle lockstep of the DCQCN RTL (Verilated, through a cxx shim) against `dcqcn-model`.
 //!
 //! - [`rtl`]: the Verilated RTL behind the same types as the model (`Inputs` in, `Snapshot` out);
-//! - [`stimulus`]: protocol-correct stimulus sources described by plain-data specs;
-//! - [`scenario`]: the named scenarios of `make cosim`;
-//! - [`lockstep`]: the run loop, statistics and mismatch reports (text, JSON and the waveform
-//!   window before the failure);
+//! - [`lockstep`]: the run loop and mismatch reports (text, JSON and the waveform window before
+//!   the failure);
 //! - [`vcd_out`]: waveforms of both sides;
-//! - [`coverage`]: the functional-coverage bins;
-//! - [`inject`]: state injection (spec 4.8): a saved state and the strategy that draws one;
-//! - [`fuzz`]: random cases, campaigns with shrinking, saved cases and their replay;
-//! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md): the text format,
-//!   the sets, their manifests and `verify`;
-//! - [`wide`]: arithmetic on beat-wide values (golden deltas, ramp payloads).
+//! - [`fuzz`]: fuzz cases run model-vs-RTL, campaigns with shrinking, saved cases replayed;
+//! - [`golden`]: `golden verify` of any set, the upstream SURF block's recorded sets included;
+//! - [`surf`]: the upstream SURF block (GHDL) against its model.
 //!
-//! Register configuration files, units and the random stream come from `dcqcn-harness`.
+//! Stimulus, scenarios, coverage, state injection, fuzz cases and golden vectors come from
+//! `dcqcn-stim`; register configuration files, units and the random stream from `dcqcn-harness`.
 //!
 //! It is not a network simulator and holds no second model of the block.
 
 pub mod bench;
-pub mod coverage;
 pub mod ffi;
 pub mod fuzz;
 pub mod golden;
-pub mod inject;
 pub mod lockstep;
 pub mod rtl;
-pub mod scenario;
-pub mod stimulus;
 pub mod surf;
 pub mod vcd_out;
-pub mod wide;
 
 pub use dcqcn_harness::clip;
 use thiserror::Error;
@@ -52,26 +43,7 @@ pub enum CosimError {
         variant_rates: (u32, u32),
         run_rates: (u32, u32),
     },
-    #[error("unknown scenario `{name}` (known: {})", known.join(", "))]
-    UnknownScenario { name: String, known: Vec<String> },
+    /// Bad input or a harness error on the model's side (a scenario, a saved case).
     #[error(transparent)]
-    Config(#[from] dcqcn_harness::config_file::ConfigFileError),
-    #[error("fuzz case: {0}")]
-    Case(String),
-    /// The harness itself went wrong (a drawn case the RTL cannot be given): not bad input and
-    /// not a mismatch of the RTL.
-    #[error("harness error: {0}")]
-    Harness(String),
-    #[error("{path}: cannot write: {source}")]
-    Write {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    Stim(#[from] dcqcn_stim::StimError),
 }

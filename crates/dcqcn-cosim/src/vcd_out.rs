@@ -3,10 +3,11 @@
 //! falling edge before the cycle's rising edge, registers just after it, so a viewer shows each
 //! register update on its clock edge.
 
-use crate::lockstep::{self, Outcome, RunSpec, Tracer};
+use crate::lockstep::{self, Outcome, Tracer};
 use crate::CosimError;
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
 use dcqcn_model::{Inputs, Snapshot};
+use dcqcn_stim::run::RunSpec;
 use std::fmt::Display;
 use std::io::{self, Write};
 use std::ops::Range;

@@ -5,8 +5,12 @@
 //! same cases every run.
 
 use dcqcn_cosim::fuzz;
-use dcqcn_cosim::rtl::Hdl;
 use dcqcn_cosim::CosimError;
+use dcqcn_stim::fuzz::{
+    case, case_at, load_case, parse_case, save_case, SavedCase, SAVED_CASE_FORMAT,
+};
+use dcqcn_stim::variant::{Hdl, Rates};
+use dcqcn_stim::StimError;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
@@ -50,7 +54,7 @@ fn agree_on_random_cases(hdl: Hdl, cases: u32) {
         },
         rng,
     );
-    let result = runner.run(&fuzz::case(), |case| {
+    let result = runner.run(&case(), |case| {
         let o = fuzz::run_case(&case, cycles, hdl).unwrap();
         if let Some(m) = o.mismatch {
             prop_assert!(false, "{}\ncase: {:?}", m.report(), case);
@@ -68,7 +72,7 @@ fn agree_on_random_cases(hdl: Hdl, cases: u32) {
 #[test]
 fn seed_1_case_2403_runs_clean() {
     for index in 2398..2410 {
-        let case = fuzz::case_at(1, index).unwrap();
+        let case = case_at(1, index).unwrap();
         assert_eq!(case.misfit(), None, "case {index}");
         let o = fuzz::run_case(&case, 20_000, Hdl::Sv).unwrap();
         assert!(
@@ -84,7 +88,7 @@ fn seed_1_case_2403_runs_clean() {
 #[test]
 fn an_injected_value_beyond_its_register_is_a_harness_error() {
     let mut case = (0..)
-        .map(|k| fuzz::case_at(7, k).unwrap())
+        .map(|k| case_at(7, k).unwrap())
         .find(|c| c.initial_state.is_some())
         .unwrap();
     case.initial_state.as_mut().unwrap().credit = 1 << 48;
@@ -92,7 +96,7 @@ fn an_injected_value_beyond_its_register_is_a_harness_error() {
     assert_eq!(field, "initial_state.credit");
     assert_eq!(why, format!("{} does not fit 48 bits", 1u64 << 48));
     match fuzz::run_case(&case, 100, Hdl::Sv) {
-        Err(CosimError::Harness(m)) => {
+        Err(CosimError::Stim(StimError::Harness(m))) => {
             assert!(m.contains("`initial_state.credit`"), "{m}");
             assert!(m.contains("not of the RTL"), "{m}");
         }
@@ -100,11 +104,11 @@ fn an_injected_value_beyond_its_register_is_a_harness_error() {
         Ok(o) => panic!("the case ran (mismatch: {})", o.mismatch.is_some()),
     }
     // a configuration field too
-    let mut case = fuzz::case_at(7, 0).unwrap();
+    let mut case = case_at(7, 0).unwrap();
     case.stimulus.config.alpha_g = 1024;
     assert!(matches!(
         fuzz::run_case(&case, 100, Hdl::Sv),
-        Err(CosimError::Harness(m)) if m.contains("`stimulus.config.alpha_g`")
+        Err(CosimError::Stim(StimError::Harness(m))) if m.contains("`stimulus.config.alpha_g`")
     ));
 }
 
@@ -119,7 +123,7 @@ fn saved_regressions_pass() {
         .collect();
     files.sort();
     for f in files {
-        let saved = fuzz::load_case(&f).unwrap_or_else(|e| panic!("{e}"));
+        let saved = load_case(&f).unwrap_or_else(|e| panic!("{e}"));
         let spec = saved
             .case
             .run_spec(
@@ -134,72 +138,8 @@ fn saved_regressions_pass() {
     }
 }
 
-/// A corrupt regression file is a clear error naming the file and line, not a panic in the loader.
-#[test]
-fn corrupt_regression_file_is_named() {
-    let dir = std::env::temp_dir().join(format!("dcqcn-fuzz-reg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("bad.json");
-    std::fs::write(
-        &f,
-        "{\n  \"format\": \"dcqcn-fuzz-case 1\",\n  \"cycles\": \"many\"\n}\n",
-    )
-    .unwrap();
-    let e = fuzz::load_case(&f).unwrap_err().to_string();
-    assert!(
-        e.contains("bad.json:3: `cycles`: invalid type: string \"many\", expected u64"),
-        "{e}"
-    );
-    // a nested field is named by its path, and serde_json's own position is not repeated
-    let text = std::fs::read_to_string(regressions().join("mutant-gate-strict.json")).unwrap();
-    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    json["case"]["stimulus"]["axil"]["write_prob"] = "often".into();
-    let e = fuzz::parse_case(&json.to_string(), "w.json")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("w.json:1: `case.stimulus.axil.write_prob`: invalid type"),
-        "{e}"
-    );
-    assert!(!e.contains("column"), "{e}");
-    let _ = std::fs::remove_dir_all(dir);
-}
-
 fn regressions() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions")
-}
-
-/// `save_case` writes what `load_case` reads, in the pretty-printed JSON of the saved regressions;
-/// a file that cannot be written is an error naming it.
-#[test]
-fn saved_cases_round_trip() {
-    let dir = std::env::temp_dir().join(format!("dcqcn-fuzz-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut n = 0;
-    for e in std::fs::read_dir(regressions()).unwrap() {
-        let f = e.unwrap().path();
-        if f.extension().is_none_or(|x| x != "json") {
-            continue;
-        }
-        let saved = fuzz::load_case(&f).unwrap();
-        let out = dir.join(f.file_name().unwrap());
-        fuzz::save_case(&out, &saved).unwrap();
-        assert_eq!(fuzz::load_case(&out).unwrap(), saved);
-        assert_eq!(
-            std::fs::read_to_string(&out).unwrap(),
-            std::fs::read_to_string(&f).unwrap().trim_end(),
-            "{}",
-            f.display()
-        );
-        n += 1;
-    }
-    assert!(n >= 6);
-    let saved = fuzz::load_case(&regressions().join("mutant-gate-strict.json")).unwrap();
-    let e = fuzz::save_case(&dir.join("missing/x.json"), &saved)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("missing/x.json: cannot write: "), "{e}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// `replay` runs a saved case for its saved length on its saved variant, with the command that
@@ -231,12 +171,12 @@ fn injected_case_saves_and_replays() {
     let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7u8; 32]);
     let mut runner = TestRunner::new_with_rng(ProptestConfig::default(), rng);
     let case = (0..10_000)
-        .map(|_| fuzz::case().new_tree(&mut runner).unwrap().current())
-        .find(|c| c.initial_state.is_some() && c.rates == dcqcn_cosim::rtl::Rates::TwentyFiveG)
+        .map(|_| case().new_tree(&mut runner).unwrap().current())
+        .find(|c| c.initial_state.is_some() && c.rates == Rates::TwentyFiveG)
         .expect("the strategy draws injected 25 GbE cases");
     assert_eq!(case.stimulus.resets.initial_cycles, 0);
-    let saved = fuzz::SavedCase {
-        format: fuzz::SAVED_CASE_FORMAT.into(),
+    let saved = SavedCase {
+        format: SAVED_CASE_FORMAT.into(),
         cycles: 5_000,
         variant: None,
         case,
@@ -244,11 +184,11 @@ fn injected_case_saves_and_replays() {
     let dir = std::env::temp_dir().join(format!("dcqcn-fuzz-inject-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("case.json");
-    fuzz::save_case(&path, &saved).unwrap();
+    save_case(&path, &saved).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("\"initial_state\"") && text.contains("\"rates\": \"25g\""));
     // (the stimulus's probabilities go through JSON's decimal text; the state and rates exactly)
-    let loaded = fuzz::load_case(&path).unwrap();
+    let loaded = load_case(&path).unwrap();
     assert_eq!(loaded.case.initial_state, saved.case.initial_state);
     assert_eq!(loaded.case.rates, saved.case.rates);
     let r = fuzz::replay(&path).unwrap();
@@ -267,7 +207,7 @@ fn injected_case_saves_and_replays() {
     // a register value the RTL cannot hold is refused, naming the field
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["case"]["initial_state"]["alpha"] = 1024.into();
-    let e = fuzz::parse_case(&json.to_string(), "x.json")
+    let e = parse_case(&json.to_string(), "x.json")
         .unwrap_err()
         .to_string();
     assert!(
@@ -277,7 +217,7 @@ fn injected_case_saves_and_replays() {
     for f in std::fs::read_dir(regressions()).unwrap() {
         let f = f.unwrap().path();
         if f.extension().is_some_and(|x| x == "json") {
-            let c = fuzz::load_case(&f).unwrap().case;
+            let c = load_case(&f).unwrap().case;
             assert!(c.initial_state.is_none() && c.rates.is_default());
         }
     }

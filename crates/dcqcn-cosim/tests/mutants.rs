@@ -9,11 +9,13 @@
 #![cfg(feature = "mutants")]
 
 use dcqcn_cosim::fuzz;
-use dcqcn_cosim::lockstep::{self, RunSpec};
-use dcqcn_cosim::scenario;
-use dcqcn_cosim::stimulus::{CnpSpec, StimulusSpec};
+use dcqcn_cosim::lockstep;
 use dcqcn_model::alpha::update;
 use dcqcn_model::{Config, CycleEvents, Inputs, Params, State};
+use dcqcn_stim::fuzz::{load_case, save_case};
+use dcqcn_stim::run::{run_model, RunSpec};
+use dcqcn_stim::scenario;
+use dcqcn_stim::stimulus::{CnpSpec, StimulusSpec};
 
 type Pred = fn(&State, &Inputs, &CycleEvents) -> bool;
 
@@ -36,7 +38,7 @@ fn spec(scenario_name: &str, variant: &str, cycles: u64) -> RunSpec {
 fn first_cycle(s: &RunSpec, pred: Pred) -> u64 {
     let mut before = *s.model().state();
     let mut found = None;
-    lockstep::run_model(s, |c, i, _, m| {
+    run_model(s, |c, i, _, m| {
         if found.is_none() && pred(&before, i, m.events()) {
             found = Some(c);
         }
@@ -474,7 +476,7 @@ fn saved_minimal_cases_still_catch_their_mutants() {
         let Some(mutant) = stem.strip_prefix("mutant-") else {
             continue;
         };
-        let saved = dcqcn_cosim::fuzz::load_case(&path).unwrap();
+        let saved = load_case(&path).unwrap();
         let name = mutant.replace('-', "_");
         for (variant, caught) in [
             (format!("mut_{name}"), true),
@@ -511,10 +513,10 @@ fn failing_case_replays_and_writes_report_and_waveform() {
     let dir = scratch("artifacts");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fuzz-regressions/mutant-gate-strict.json");
-    let mut saved = fuzz::load_case(&src).unwrap();
+    let mut saved = load_case(&src).unwrap();
     saved.variant = Some("mut_gate_strict".into());
     let case = dir.join("case.json");
-    fuzz::save_case(&case, &saved).unwrap();
+    save_case(&case, &saved).unwrap();
     let r = fuzz::replay(&case).unwrap();
     let m = r.outcome.mismatch.expect("the case fails on its mutant");
     assert_eq!(m.variant, "mut_gate_strict");
@@ -573,7 +575,7 @@ fn campaign_failure_is_saved_and_replays() {
     let s = fuzz::save_failure(&f, cfg.variant.as_deref(), &case).unwrap();
     assert_eq!(s.saved.cycles, f.mismatch.cycle + 1);
     assert_eq!(s.saved.variant.as_deref(), Some("mut_gate_strict"));
-    assert_eq!(fuzz::load_case(&case).unwrap(), s.saved);
+    assert_eq!(load_case(&case).unwrap(), s.saved);
     assert_eq!(s.mismatch.replay, fuzz::replay_command(&case));
     assert!(!s.mismatch.history.is_empty());
     let m = fuzz::replay(&case)

@@ -4,9 +4,9 @@
 //! m_axis_tvalid is 1, as recorded), and Rc, Rt, alpha and the CNP counter after every edge. This
 //! is how `make test` keeps the model bit-exact to upstream without a SURF checkout.
 
-use dcqcn_cosim::golden::format::Decoder;
 use dcqcn_cosim::golden::upstream;
 use dcqcn_cosim::surf::{fields, FORMAT};
+use dcqcn_stim::golden::format::Decoder;
 use std::path::{Path, PathBuf};
 
 /// The recorded sets, in name order.
@@ -62,7 +62,7 @@ fn a_changed_recorded_value_is_reported() {
     // Re-encode the set with the model's own values except one Rc, through the format's encoder.
     let text = std::fs::read_to_string(set.join("vectors.txt")).unwrap();
     let mut dec = Decoder::with_fields("v", &text, FORMAT, fields).unwrap();
-    let mut enc = dcqcn_cosim::golden::format::Encoder::with_fields(FORMAT, 32, fields(32), &[]);
+    let mut enc = dcqcn_stim::golden::format::Encoder::with_fields(FORMAT, 32, fields(32), &[]);
     let rc = fields(32).iter().position(|f| f.name == "rc").unwrap();
     let mut k = 0;
     while let Some(rec) = dec.next_cycle().unwrap() {

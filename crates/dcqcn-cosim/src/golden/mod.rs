@@ -1,87 +1,48 @@
-//! Golden vectors (docs/golden-format.md): the model's per-cycle stimulus, outputs and registers
-//! written as plain text that an HDL testbench replays without our tools.
-//!
-//! - [`format`]: the field list of format version 1, hex values, the CRC-32, and the
-//!   template-of-deltas [`Encoder`] / [`Decoder`] of `vectors.txt`;
-//! - [`sets`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case),
-//!   the checked-in [`canonical`] sets, and [`generate`] / [`write_set`] (`dcqcn golden gen`);
-//! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`);
-//! - [`upstream`]: the upstream SURF block's recorded sets (golden/surf/) replayed on its model.
+//! `golden verify` of any set (docs/golden-format.md): the model's sets (`dcqcn_stim::golden`)
+//! and the upstream SURF block's recorded sets (golden/surf/), whose vectors [`upstream`] replays
+//! on the upstream model.
 
-pub mod format;
-pub mod manifest;
-pub mod sets;
 pub mod upstream;
 
-pub use format::{
-    crc32, cycle_values, fields, hex, parse_hex, Decoder, Dir, EncodedVectors, Encoder, GField,
-    Val, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MAX_LINE, MAX_RUN_CYCLES, MAX_SEQ, MODEL, SLOTS,
-};
-pub use manifest::{find_sets, source_of, verify_set, Manifest, Verified};
-pub use sets::{
-    canonical, canonical_set, canonical_with_cases, generate, write_set, GeneratedSet, SetDef,
-    Source,
-};
-
+use crate::surf;
+use dcqcn_stim::golden::format::{check_lines, Decoder};
+use dcqcn_stim::golden::manifest::{read_text, within_run_limit};
+use dcqcn_stim::golden::{at, verify_set, GoldenError, Verified};
 use std::path::Path;
-use thiserror::Error;
 
-#[derive(Debug, Error)]
-pub enum GoldenError {
-    #[error("{file}:{line}: {reason}")]
-    At {
-        file: String,
-        line: usize,
-        reason: String,
-    },
-    #[error("{file}: {reason}")]
-    File { file: String, reason: String },
-    /// The files are well-formed but the model now computes something else.
-    #[error("{file}:{line}: {reason}")]
-    Stale {
-        file: String,
-        line: usize,
-        reason: String,
-    },
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("unknown golden set `{name}` (canonical: {})", known.join(", "))]
-    UnknownSet { name: String, known: Vec<String> },
-    #[error(transparent)]
-    Cosim(#[from] crate::CosimError),
+/// Checks a set directory: an upstream SURF block's recorded set (its manifest's first line is
+/// `format` [`surf::FORMAT`]) on the upstream model, any other with [`verify_set`].
+pub fn verify_any_set(dir: &Path) -> Result<Verified, GoldenError> {
+    let mpath = dir.join("manifest.txt");
+    let mfile = mpath.display().to_string();
+    let mtext = read_text(&mpath)?;
+    if mtext.lines().next() == Some(&format!("format {}", surf::FORMAT)) {
+        return verify_upstream_set(dir, &mfile, &mtext);
+    }
+    verify_set(dir)
 }
 
-pub(crate) fn at(file: &str, line: usize, reason: impl Into<String>) -> GoldenError {
-    GoldenError::At {
-        file: file.to_string(),
-        line,
-        reason: reason.into(),
-    }
-}
-
-pub(crate) fn stale(file: &str, line: usize, reason: impl Into<String>) -> GoldenError {
-    GoldenError::Stale {
-        file: file.to_string(),
-        line,
-        reason: reason.into(),
-    }
-}
-
-pub(crate) fn io(path: &Path) -> impl FnOnce(std::io::Error) -> GoldenError + '_ {
-    move |source| GoldenError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
-impl GoldenError {
-    /// The files are well-formed but the model now generates something else (exit 1 of `golden
-    /// verify`, where every other error is bad input).
-    pub fn is_stale(&self) -> bool {
-        matches!(self, GoldenError::Stale { .. })
-    }
+/// An upstream SURF block's recorded set (golden/surf/, `dcqcn surf record`): its vectors replayed
+/// on the upstream model, every output port every cycle and Rc, Rt, alpha and the CNP counter
+/// after every edge ([`upstream::replay`]). The manifest records provenance (the SURF
+/// commit and the sha256 of each upstream file), not checksums of the set's files: the vectors'
+/// own CRC-32 guards them.
+fn verify_upstream_set(dir: &Path, mfile: &str, mtext: &str) -> Result<Verified, GoldenError> {
+    check_lines(mfile, mtext.as_bytes())?;
+    let name = mtext
+        .lines()
+        .find_map(|l| l.strip_prefix("set "))
+        .ok_or_else(|| at(mfile, 1, "no `set` line"))?
+        .to_string();
+    let vpath = dir.join("vectors.txt");
+    let vfile = vpath.display().to_string();
+    let vtext = read_text(&vpath)?;
+    let dec = Decoder::with_fields(&vfile, &vtext, surf::FORMAT, surf::fields)?;
+    within_run_limit(&vfile, dec.cycles)?;
+    let cycles = upstream::replay(&vfile, dec)?;
+    Ok(Verified {
+        name,
+        cycles,
+        bytes: vtext.len() as u64,
+    })
 }

@@ -5,11 +5,11 @@
 //! is how `golden verify golden/surf` and `make test` keep the model bit-exact to upstream
 //! without a SURF checkout.
 
-use super::format::{hex, Decoder, Val};
-use super::{stale, GoldenError};
 use crate::surf::{cycle_values, fields, Regs};
 use dcqcn_model::surf::{SurfLimiter, SurfParams};
 use dcqcn_model::{AxilIn, AxisIn, Inputs, DATA_WORDS};
+use dcqcn_stim::golden::format::{hex, Decoder, Val};
+use dcqcn_stim::golden::{stale, GoldenError};
 
 /// Beat width of the recorded sets (upstream's `RoCEv2DcqcnWrapper` at 256-bit beats).
 const DATA_BYTES: u32 = 32;

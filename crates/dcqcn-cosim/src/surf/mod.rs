@@ -20,14 +20,14 @@
 //! cannot synthesise the unmodified upstream closure (docs/surf-lockstep.md has the command and
 //! its error), and the user's tree is not ours to patch.
 
-use crate::golden::format::{Dir, Encoder, GField, Val};
-use crate::golden::manifest::FileEntry;
 use crate::lockstep::{FieldDiff, HistoryRow};
-use crate::stimulus::{
+use dcqcn_model::{Config, Inputs, Outputs, Params, DATA_WORDS};
+use dcqcn_stim::golden::format::{Dir, Encoder, GField, Val};
+use dcqcn_stim::golden::manifest::FileEntry;
+use dcqcn_stim::stimulus::{
     AxilSpec, Bench, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec,
     TrafficSpec, WriteMode,
 };
-use dcqcn_model::{Config, Inputs, Outputs, Params, DATA_WORDS};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -1243,7 +1243,7 @@ pub fn field_diff(
     model: &Val,
     rtl: &Val,
 ) -> FieldDiff {
-    let hex = |v: &Val| crate::golden::format::hex(v, width);
+    let hex = |v: &Val| dcqcn_stim::golden::format::hex(v, width);
     let dec = |v: &Val| {
         if width <= 64 {
             v[0].to_string()

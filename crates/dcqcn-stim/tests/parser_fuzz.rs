@@ -7,9 +7,9 @@
 #[path = "../../dcqcn-harness/tests/support/parser_input.rs"]
 mod parser_input;
 
-use dcqcn_cosim::fuzz::{parse_case, MAX_CASE_CYCLES};
-use dcqcn_cosim::golden::manifest::SET_FILES;
-use dcqcn_cosim::golden::{
+use dcqcn_stim::fuzz::{parse_case, MAX_CASE_CYCLES};
+use dcqcn_stim::golden::manifest::SET_FILES;
+use dcqcn_stim::golden::{
     crc32, generate, verify_set, Decoder, Manifest, SetDef, MAX_CYCLES, MAX_RUN_CYCLES,
 };
 use parser_input::{config, input, timed};
@@ -51,9 +51,9 @@ fn reseal(text: &str, cycles: u64) -> String {
 
 fn case_samples() -> Vec<String> {
     vec![
-        include_str!("fuzz-regressions/mutant-gate-strict.json").into(),
-        include_str!("fuzz-regressions/mutant-alpha-truncates.json").into(),
-        include_str!("fuzz-regressions/mutant-cnp-edge-early.json").into(),
+        include_str!("../../dcqcn-cosim/tests/fuzz-regressions/mutant-gate-strict.json").into(),
+        include_str!("../../dcqcn-cosim/tests/fuzz-regressions/mutant-alpha-truncates.json").into(),
+        include_str!("../../dcqcn-cosim/tests/fuzz-regressions/mutant-cnp-edge-early.json").into(),
     ]
 }
 
@@ -91,7 +91,7 @@ proptest! {
             Ok(m) => {
                 prop_assert!(m.files.len() <= SET_FILES.len());
                 for (k, f) in m.files.iter().enumerate() {
-                    prop_assert!(dcqcn_cosim::golden::manifest::plain_name(&f.name), "{}", f.name);
+                    prop_assert!(dcqcn_stim::golden::manifest::plain_name(&f.name), "{}", f.name);
                     prop_assert!(SET_FILES.contains(&f.name.as_str()), "{}", f.name);
                     prop_assert!(m.files[..k].iter().all(|g| g.name != f.name), "{} twice", f.name);
                 }

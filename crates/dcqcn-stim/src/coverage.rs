@@ -10,7 +10,7 @@
 //! fuzz campaign does (state injection, spec 4.8, and cases at every rate set); they are reported
 //! apart ([`Coverage::edge_covered`]) and are not part of `make cosim`'s criterion.
 
-use crate::rtl::Rates;
+use crate::variant::Rates;
 use dcqcn_model::alpha::ALPHA_MAX;
 use dcqcn_model::rate_inc::hyper_index;
 use dcqcn_model::regmap::{self, RESP_DECERR, RESP_OKAY};

@@ -8,7 +8,7 @@ use super::manifest::Manifest;
 use super::{io, GoldenError};
 use crate::coverage::Coverage;
 use crate::fuzz::{self, Case, SavedCase};
-use crate::lockstep::{run_model, RunSpec};
+use crate::run::{run_model, RunSpec};
 use crate::scenario;
 use crate::stimulus::{CnpSpec, DataPattern, StimulusSpec};
 use dcqcn_model::{regmap, Config, Params};
@@ -45,7 +45,7 @@ pub struct SetDef {
 impl SetDef {
     /// A built-in scenario for `cycles` cycles, its payload switched to a ramp (compact vectors).
     pub fn from_scenario(name: &str, cycles: u64, seed: u64) -> Result<SetDef, GoldenError> {
-        let sc = scenario::by_name(name).ok_or_else(|| crate::CosimError::UnknownScenario {
+        let sc = scenario::by_name(name).ok_or_else(|| crate::StimError::UnknownScenario {
             name: name.to_string(),
             known: scenario::names().iter().map(|s| s.to_string()).collect(),
         })?;
@@ -397,7 +397,8 @@ mod tests {
             e.contains("unknown golden set `nope`") && e.contains("paper-table2"),
             "{e}"
         );
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz-regressions");
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../dcqcn-cosim/tests/fuzz-regressions");
         let d = SetDef::from_case_file(&dir.join("mutant-gate-strict.json")).expect("a case");
         assert_eq!(d.name, "fuzz-mutant-gate-strict");
         assert!(matches!(d.source, Source::Case(_)));
