@@ -1,12 +1,12 @@
 //! The upstream SURF datapath model (`surf/datapath.rs`) against the behaviour measured on the
-//! upstream VHDL (issue 10, facts section 4), driven through `Datapath::step`.
+//! upstream VHDL (issue 10), driven through `Datapath::step`.
 //!
-//! Cycle convention (the facts' one): cycle 0 is the first `step` after power-up; `axisRst` is
+//! Cycle convention (the one of the measurements): cycle 0 is the first `step` after power-up; `axisRst` is
 //! high in cycles 0..=7 and low from cycle 8 ("reset ended at cycle 8"); outputs are those of the
 //! cycle, sampled before the clock edge that ends it; a beat moves in cycle c when tvalid and
 //! tready are both high in c. A frame is "admitted" in the cycle the bucket charges it; its first
-//! beat is on `m_axis` two cycles later. The facts' benches offer their first beat in cycle 19
-//! (`FACTS_START`): with it, the model gives the facts' numbers (frame 1 of 3 x 4096 B out at
+//! beat is on `m_axis` two cycles later. The measured benches offer their first beat in cycle 19
+//! (`FACTS_START`): with it, the model gives the measured numbers (frame 1 of 3 x 4096 B out at
 //! 159, b4's 9 dropped sizes); offered from cycle 8 instead, frame 1 leaves at 149 and b4 drops 10
 //! (both also checked against the upstream VHDL in GHDL).
 
@@ -16,7 +16,7 @@ use dcqcn_model::AxisIn;
 
 const L: u32 = 1_250_000_000;
 const RESET_CYCLES: u64 = 8;
-/// The cycle the facts' benches offer their first beat in.
+/// The cycle the measured benches offer their first beat in.
 const FACTS_START: u64 = 19;
 
 fn params() -> SurfParams {

@@ -201,8 +201,8 @@ pub struct NetConfig {
 }
 
 impl NetConfig {
-    /// The network of `docs/paper-reproduction.md`, from `network-anchors.md` and the paper, with
-    /// no flows yet.
+    /// The network of `docs/paper-reproduction.md`, from the paper and the DCQCN paper's
+    /// settings, with no flows yet.
     pub fn default_network() -> NetConfig {
         NetConfig {
             seed: 1,

@@ -8,7 +8,7 @@
 //! per-ingress queues served round-robin onto the uplink, RED/ECN marking at dequeue and PFC per
 //! ingress port; a receiver that sends CNPs at most once per flow per interval.
 //!
-//! - [`config`]: the parameters (TOML, defaults from the network anchors) and their errors;
+//! - [`config`]: the parameters (TOML, defaults from the paper and the DCQCN paper) and their errors;
 //! - [`sender`], [`switch`], [`sim`]: the components and the event loop;
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
 //! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
