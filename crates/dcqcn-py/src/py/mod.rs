@@ -285,34 +285,7 @@ fn record_name(name: &str) -> &str {
 
 fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let values: [u64; 26] = [
-        c.alpha_g.into(),
-        c.dec_gain.into(),
-        c.stage_threshold.into(),
-        c.clamp_tgt.into(),
-        c.rai.into(),
-        c.rhai.into(),
-        c.rmin.into(),
-        c.inc_interval.into(),
-        c.dec_interval.into(),
-        c.alpha_interval.into(),
-        c.bypass.into(),
-        c.timer_en.into(),
-        c.byte_en.into(),
-        c.byte_threshold.into(),
-        c.credit_cap.into(),
-        c.rmax.into(),
-        c.rate_first_cnp.into(),
-        c.alpha_init.into(),
-        c.min_dec_fac.into(),
-        c.hai_mult.into(),
-        c.scheme.into(),
-        c.gate_mask.into(),
-        c.fw_rate.into(),
-        c.trace_en.into(),
-        c.trace_wrap.into(),
-        c.trace_sel.into(),
-    ];
+    let values = c.values();
     for ((name, _), v) in FIELD_WIDTHS.iter().zip(values) {
         d.set_item(*name, v)?;
     }
