@@ -99,7 +99,7 @@ fn grouped(v: u64) -> String {
     }
     let mut out = String::new();
     for (i, c) in d.chars().enumerate() {
-        if i > 0 && (d.len() - i) % 3 == 0 {
+        if i > 0 && (d.len() - i).is_multiple_of(3) {
             out.push('_');
         }
         out.push(c);
