@@ -180,7 +180,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             let dirs = if dirs.is_empty() { &default[..] } else { dirs };
             for d in golden::find_sets(dirs)? {
                 let t = Instant::now();
-                match golden::verify_set(&d) {
+                match dcqcn_surf::golden::verify_set(&d) {
                     Ok(v) => outln!(
                         "ok    {:<24} {:>8} cycles {:>9} bytes  {:.1} s",
                         v.name,

@@ -27,7 +27,6 @@ pub mod lockstep;
 pub mod rtl;
 pub mod scenario;
 pub mod stimulus;
-pub mod surf;
 pub mod vcd_out;
 pub mod wide;
 

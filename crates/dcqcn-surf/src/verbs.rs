@@ -1,34 +1,30 @@
-//! `dcqcn surf record|scenarios` and `dcqcn cosim --rtl surf`: the upstream SURF block from the
-//! user's checkout (`dcqcn_cosim::surf`).
+//! The work of `dcqcn surf record|scenarios` and `dcqcn cosim --rtl surf`: the upstream SURF block
+//! from the user's checkout ([`crate::ghdl`]). The command line's types stay in dcqcn-cli; the
+//! command's output lines go through the caller's `say` (standard output there), the progress and
+//! the reports to standard error.
 
-use crate::Failure;
-use clap::Subcommand;
-use dcqcn_cosim::surf::{self, SurfError};
+use crate::ghdl::{self as surf, SurfError};
+use std::fmt::Arguments;
 use std::path::{Path, PathBuf};
 
-#[derive(Subcommand)]
-pub enum SurfCmd {
-    /// Record vector sets of the upstream block (every port every cycle, Rc, Rt, alpha and the
-    /// CNP counter) from your SURF checkout, one directory per scenario.
-    Record {
-        /// Your SURF checkout (with ethernet/RoCEv2/rtl/RoCEv2Dcqcn.vhd); nothing is written into it.
-        #[arg(long)]
-        surf_dir: PathBuf,
-        /// Scenario (see `dcqcn surf scenarios`); default: every one.
-        #[arg(long)]
-        scenario: Option<String>,
-        /// Output directory: one subdirectory per scenario.
-        #[arg(long)]
-        out: PathBuf,
-        /// Cycles (default: the scenario's own length).
-        #[arg(long, value_parser = crate::parse_positive)]
-        cycles: Option<u64>,
-        /// Stimulus seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
-    /// List the scenarios run against the upstream block.
-    Scenarios,
+/// Why a verb failed: bad input (exit 2) or a mismatch (exit 1).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Failure {
+    Input(String),
+    Mismatch,
+}
+
+/// `dcqcn cosim --rtl surf`'s options shared with our block's lockstep, as given.
+#[derive(Clone, Copy, Debug)]
+pub struct CosimRun<'a> {
+    /// `--scenario`: one scenario, else all.
+    pub scenario: Option<&'a str>,
+    /// `--cycles`: else each scenario's own length.
+    pub cycles: Option<u64>,
+    /// `--seed`.
+    pub seed: u64,
+    /// Whether `--config` was given (refused).
+    pub config: bool,
 }
 
 /// Where builds of user checkouts go: `$CARGO_TARGET_DIR/surf`, else `target/surf`.
@@ -57,51 +53,48 @@ pub fn build(surf_dir: &Path) -> Result<surf::Built, Failure> {
     Ok(b)
 }
 
-pub fn run(cmd: &SurfCmd) -> Result<(), Failure> {
-    match cmd {
-        SurfCmd::Scenarios => {
-            for s in surf::scenarios() {
-                outln!(
-                    "{:<19} {:>6} cycles  {}",
-                    s.name,
-                    s.default_cycles,
-                    s.description
-                );
-            }
-            Ok(())
-        }
-        SurfCmd::Record {
-            surf_dir,
-            scenario,
-            out,
-            cycles,
-            seed,
-        } => {
-            let list = match scenario {
-                Some(n) => vec![surf::scenario(n).map_err(input)?],
-                None => surf::scenarios(),
-            };
-            let b = build(surf_dir)?;
-            for sc in &list {
-                let n = cycles.unwrap_or(sc.default_cycles);
-                let command = format!(
-                    "dcqcn surf record --surf-dir <SURF checkout> --scenario {} --cycles {n} --seed {seed}",
-                    sc.name
-                );
-                let r = surf::run_upstream(&b, sc, *seed, n).map_err(input)?;
-                let dir = out.join(sc.name);
-                surf::write_set(&dir, &b, sc, *seed, &r, &command).map_err(input)?;
-                outln!(
-                    "{:<19} {:>6} cycles  {:>7.0} cycles/s  {}",
-                    sc.name,
-                    r.inputs.len(),
-                    r.cycles_per_second(),
-                    dir.display()
-                );
-            }
-            Ok(())
-        }
+/// `dcqcn surf scenarios`: one line per scenario.
+pub fn scenarios(say: &mut dyn FnMut(Arguments)) {
+    for s in surf::scenarios() {
+        say(format_args!(
+            "{:<19} {:>6} cycles  {}",
+            s.name, s.default_cycles, s.description
+        ));
     }
+}
+
+/// `dcqcn surf record`: one set per scenario (`scenario`, else all) under `out`, one line each.
+pub fn record(
+    surf_dir: &Path,
+    scenario: Option<&str>,
+    out: &Path,
+    cycles: Option<u64>,
+    seed: u64,
+    say: &mut dyn FnMut(Arguments),
+) -> Result<(), Failure> {
+    let list = match scenario {
+        Some(n) => vec![surf::scenario(n).map_err(input)?],
+        None => surf::scenarios(),
+    };
+    let b = build(surf_dir)?;
+    for sc in &list {
+        let n = cycles.unwrap_or(sc.default_cycles);
+        let command = format!(
+            "dcqcn surf record --surf-dir <SURF checkout> --scenario {} --cycles {n} --seed {seed}",
+            sc.name
+        );
+        let r = surf::run_upstream(&b, sc, seed, n).map_err(input)?;
+        let dir = out.join(sc.name);
+        surf::write_set(&dir, &b, sc, seed, &r, &command).map_err(input)?;
+        say(format_args!(
+            "{:<19} {:>6} cycles  {:>7.0} cycles/s  {}",
+            sc.name,
+            r.inputs.len(),
+            r.cycles_per_second(),
+            dir.display()
+        ));
+    }
+    Ok(())
 }
 
 /// The options of `dcqcn cosim` that belong to our block's lockstep, as given on the command
@@ -134,11 +127,12 @@ impl OursOnly {
 
 /// `dcqcn cosim --rtl surf`: the model of upstream against your checkout, one scenario or all.
 pub fn cosim(
-    run: &crate::RunArgs,
+    run: &CosimRun,
     surf_dir: &Option<PathBuf>,
     vcd: &Option<PathBuf>,
     report: &Path,
     ours_only: &OursOnly,
+    say: &mut dyn FnMut(Arguments),
 ) -> Result<(), Failure> {
     if let Some(why) = ours_only.refusal() {
         return Err(Failure::Input(why.into()));
@@ -148,7 +142,7 @@ pub fn cosim(
             "--rtl surf needs --surf-dir PATH (your SURF checkout)".into(),
         ));
     };
-    if run.config.is_some() {
+    if run.config {
         return Err(Failure::Input(
             "--config is our block's register file; the upstream scenarios program upstream registers (`dcqcn surf scenarios`)".into(),
         ));
@@ -158,12 +152,12 @@ pub fn cosim(
             "--vcd needs --scenario (one waveform per run)".into(),
         ));
     }
-    let list = match &run.scenario {
+    let list = match run.scenario {
         Some(n) => vec![surf::scenario(n).map_err(input)?],
         None => surf::scenarios(),
     };
     let b = build(dir)?;
-    outln!("SURF {} ({})", b.commit, b.dir.display());
+    say(format_args!("SURF {} ({})", b.commit, b.dir.display()));
     let mut failed = false;
     let window = report.with_extension("vcd");
     for sc in &list {
@@ -186,15 +180,18 @@ pub fn cosim(
             if o.kept { "kept" } else { "removed" }
         );
         match &o.mismatch {
-            None => outln!(
+            None => say(format_args!(
                 "{:<19} {:>7} cycles  0 mismatches  {:>6.0} cycles/s",
                 sc.name,
                 o.cycles,
                 o.cycles_per_second()
-            ),
+            )),
             Some(m) => {
                 failed = true;
-                outln!("{:<19} MISMATCH at cycle {}", sc.name, m.cycle);
+                say(format_args!(
+                    "{:<19} MISMATCH at cycle {}",
+                    sc.name, m.cycle
+                ));
                 eprint!("{}", m.report());
                 let json = m.to_json();
                 std::fs::write(report, json).map_err(|e| {

@@ -10,8 +10,8 @@
 
 use std::collections::BTreeSet;
 
-use dcqcn_model::surf::{AxilOut, SurfLimiter, SurfParams, SurfProbe, SurfRate};
 use dcqcn_model::{AxilIn, Inputs, Outputs, Params, RateLimiter};
+use dcqcn_surf::model::{AxilOut, SurfLimiter, SurfParams, SurfProbe, SurfRate};
 
 const L: u32 = 1_250_000_000;
 const HALVED: u32 = 625_610_352;
@@ -1237,7 +1237,7 @@ fn defect_cnps_lost_for_alpha() {
         next += usize::from(cnp);
         // This cycle's registers.
         let cnp_re = dut.cnp.rising && !dut.regs.bypass;
-        let updating = dut.alpha.state == dcqcn_model::surf::alpha::AlphaState::Update;
+        let updating = dut.alpha.state == dcqcn_surf::model::alpha::AlphaState::Update;
         if updating {
             if at_risk > 0 && !dut.regs.cnp_alpha {
                 lost += at_risk;
@@ -1910,8 +1910,8 @@ fn defect_store_and_forward_latency() {
 /// same CNPs and the same stream give the same outputs and registers in every cycle.
 #[test]
 fn set_config_equals_the_bus_writes() {
-    use dcqcn_model::surf::SurfConfig;
     use dcqcn_model::{AxisIn, Config};
+    use dcqcn_surf::model::SurfConfig;
     // Every field away from its reset value, bypass off (it would hide the rate side).
     let ours = Config {
         alpha_g: 1000,
@@ -1996,8 +1996,8 @@ fn set_config_equals_the_bus_writes() {
 /// Our fields upstream has no register for are refused unless they hold what upstream does.
 #[test]
 fn our_fields_without_an_upstream_register_are_refused() {
-    use dcqcn_model::surf::SurfConfig;
     use dcqcn_model::Config;
+    use dcqcn_surf::model::SurfConfig;
     let base = Config::paper_table2(&Params::DEFAULT);
     assert!(SurfConfig::from_ours(&base).is_ok());
     for (cfg, field) in [

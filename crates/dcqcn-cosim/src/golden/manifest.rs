@@ -288,7 +288,8 @@ fn read(path: &Path) -> Result<Vec<u8>, GoldenError> {
     Ok(bytes)
 }
 
-fn read_text(path: &Path) -> Result<String, GoldenError> {
+/// A file of the set as text: a regular file within [`MAX_FILE_BYTES`], in UTF-8.
+pub fn read_text(path: &Path) -> Result<String, GoldenError> {
     String::from_utf8(read(path)?).map_err(|_| GoldenError::File {
         file: path.display().to_string(),
         reason: "not UTF-8 text".into(),
@@ -374,9 +375,6 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let mpath = dir.join("manifest.txt");
     let mfile = mpath.display().to_string();
     let mtext = read_text(&mpath)?;
-    if mtext.lines().next() == Some(&format!("format {}", crate::surf::FORMAT)) {
-        return verify_upstream_set(dir, &mfile, &mtext);
-    }
     let m = Manifest::parse(&mfile, &mtext)?;
     for entry in &m.files {
         let p = dir.join(&entry.name);
@@ -441,34 +439,9 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     })
 }
 
-/// An upstream SURF block's recorded set (golden/surf/, `dcqcn surf record`): its vectors replayed
-/// on the upstream model, every output port every cycle and Rc, Rt, alpha and the CNP counter
-/// after every edge ([`super::upstream::replay`]). The manifest records provenance (the SURF
-/// commit and the sha256 of each upstream file), not checksums of the set's files: the vectors'
-/// own CRC-32 guards them.
-fn verify_upstream_set(dir: &Path, mfile: &str, mtext: &str) -> Result<Verified, GoldenError> {
-    check_lines(mfile, mtext.as_bytes())?;
-    let name = mtext
-        .lines()
-        .find_map(|l| l.strip_prefix("set "))
-        .ok_or_else(|| at(mfile, 1, "no `set` line"))?
-        .to_string();
-    let vpath = dir.join("vectors.txt");
-    let vfile = vpath.display().to_string();
-    let vtext = read_text(&vpath)?;
-    let dec = Decoder::with_fields(&vfile, &vtext, crate::surf::FORMAT, crate::surf::fields)?;
-    within_run_limit(&vfile, dec.cycles)?;
-    let cycles = super::upstream::replay(&vfile, dec)?;
-    Ok(Verified {
-        name,
-        cycles,
-        bytes: vtext.len() as u64,
-    })
-}
-
 /// Refuses a set whose end line says more than [`MAX_RUN_CYCLES`], before a single cycle is
 /// decoded or run (decoding itself never goes past the end line's count).
-fn within_run_limit(vfile: &str, cycles: u64) -> Result<(), GoldenError> {
+pub fn within_run_limit(vfile: &str, cycles: u64) -> Result<(), GoldenError> {
     if cycles > MAX_RUN_CYCLES {
         return Err(GoldenError::File {
             file: vfile.to_string(),

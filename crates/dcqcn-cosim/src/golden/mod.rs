@@ -6,12 +6,13 @@
 //! - [`sets`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case),
 //!   the checked-in [`canonical`] sets, and [`generate`] / [`write_set`] (`dcqcn golden gen`);
 //! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`);
-//! - [`upstream`]: the upstream SURF block's recorded sets (golden/surf/) replayed on its model.
+//!
+//! The upstream SURF block's recorded sets (golden/surf/) are replayed and verified by
+//! `dcqcn_surf::golden`, on the golden format's variant for its ports.
 
 pub mod format;
 pub mod manifest;
 pub mod sets;
-pub mod upstream;
 
 pub use format::{
     crc32, cycle_values, fields, hex, parse_hex, Decoder, Dir, EncodedVectors, Encoder, GField,

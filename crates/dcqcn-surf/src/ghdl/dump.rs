@@ -2,8 +2,8 @@
 //! cycle at its sampling time (10k + 8 ns), in order, without holding the file or the run's
 //! samples in memory.
 
+use super::common::{io_err, Regs, SurfError, PROBES};
 use super::scratch::Scratch;
-use super::{io_err, Regs, SurfError, PROBES};
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -146,7 +146,7 @@ impl<R: BufRead> ProbeReader<R> {
 
 /// Rc, Rt, alpha and the CNP counter register of each cycle stepped, from a dump: entry k is what
 /// the registers hold after the clock edge of cycle k (the convention of
-/// [`dcqcn_model::surf::SurfLimiter::probe`]), so it needs the sample of cycle k + 1.
+/// [`crate::model::SurfLimiter::probe`]), so it needs the sample of cycle k + 1.
 pub struct RegStream<R: BufRead> {
     reader: ProbeReader<R>,
     /// The sample of the cycle whose registers come next.
