@@ -27,7 +27,7 @@ pub enum GoldenCmd {
         cases_dir: PathBuf,
         /// Cycles (with --scenario), 1 to 2^24 (16,777,216: the most `golden gen` and `golden
         /// verify` run per set; the format itself holds up to 2^31-1).
-        #[arg(long, value_parser = crate::parse_positive, default_value = "50000")]
+        #[arg(long, value_parser = dcqcn_harness::units::positive_count, default_value = "50000")]
         cycles: u64,
         /// Stimulus seed (with --scenario).
         #[arg(long, default_value_t = 1)]

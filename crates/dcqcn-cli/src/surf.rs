@@ -23,7 +23,7 @@ pub enum SurfCmd {
         #[arg(long)]
         out: PathBuf,
         /// Cycles (default: the scenario's own length).
-        #[arg(long, value_parser = crate::parse_positive)]
+        #[arg(long, value_parser = dcqcn_harness::units::positive_count)]
         cycles: Option<u64>,
         /// Stimulus seed.
         #[arg(long, default_value_t = 1)]
