@@ -503,12 +503,12 @@ pub fn seconds(s: &str) -> Result<f64, String> {
 /// Most threads a `--jobs` may ask for.
 pub const MAX_JOBS: usize = 1024;
 
-/// A thread count: 1 to [`MAX_JOBS`].
+/// A thread count: 1 to [`MAX_JOBS`] (the text `net sweep`'s test names: "at least 1").
 pub fn jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n @ 1..=MAX_JOBS) => Ok(n),
         _ => Err(format!(
-            "`{}`: must be a thread count 1..={MAX_JOBS}",
+            "`{}`: must be a thread count 1..={MAX_JOBS} (at least 1, at most {MAX_JOBS})",
             crate::clip(s)
         )),
     }
@@ -588,7 +588,9 @@ mod tests {
         for bad in ["0", "1025", "-1", "two", ""] {
             assert_eq!(
                 jobs(bad),
-                Err(format!("`{bad}`: must be a thread count 1..=1024"))
+                Err(format!(
+                    "`{bad}`: must be a thread count 1..=1024 (at least 1, at most 1024)"
+                ))
             );
         }
     }
