@@ -109,7 +109,7 @@ fuzz-parsers: python
 	rm -f target/parser-fuzz-tally.txt
 	PARSER_FUZZ_CASES=$(PARSER_FUZZ_CASES) PARSER_FUZZ_TALLY=$(CURDIR)/target/parser-fuzz-tally.txt \
 	  $(CARGO) test --release -p dcqcn-harness --test parser_fuzz -p dcqcn-net --test parser_fuzz \
-	  -p dcqcn-stim --test parser_fuzz -p dcqcn-cli --bin dcqcn
+	  -p dcqcn-stim --test parser_fuzz
 	sort target/parser-fuzz-tally.txt | uniq -c
 	HYPOTHESIS_EXAMPLES=$(PY_FUZZ_EXAMPLES) $(PYTHON) -m pytest -q -p no:cacheprovider \
 	  crates/dcqcn-py/tests/test_hypothesis.py

@@ -27,7 +27,7 @@ pub enum GoldenCmd {
         cases_dir: PathBuf,
         /// Cycles (with --scenario), 1 to 2^24 (16,777,216: the most `golden gen` and `golden
         /// verify` run per set; the format itself holds up to 2^31-1).
-        #[arg(long, value_parser = crate::parse_positive, default_value = "50000")]
+        #[arg(long, value_parser = dcqcn_harness::units::positive_count, default_value = "50000")]
         cycles: u64,
         /// Stimulus seed (with --scenario).
         #[arg(long, default_value_t = 1)]
@@ -180,7 +180,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             let dirs = if dirs.is_empty() { &default[..] } else { dirs };
             for d in golden::find_sets(dirs)? {
                 let t = Instant::now();
-                match dcqcn_cosim::golden::verify_any_set(&d) {
+                match dcqcn_surf::golden::verify_set(&d) {
                     Ok(v) => outln!(
                         "ok    {:<24} {:>8} cycles {:>9} bytes  {:.1} s",
                         v.name,

@@ -70,26 +70,12 @@ pub struct SweepArgs {
     pub run: RunOpts,
     /// Threads, 1 to 1024 (default: every core); never more than the points, nor than keep the
     /// samples of the points in flight within bounds.
-    #[arg(long, value_parser = parse_jobs)]
+    #[arg(long, value_parser = dcqcn_harness::units::jobs)]
     pub jobs: Option<usize>,
     /// Output folder: sweep.csv, sweep.svg, sweep.png.
     #[arg(long, default_value = "out/net/sweep")]
     pub out: PathBuf,
 }
-
-/// `--jobs`: 1 to [`MAX_JOBS`] threads (as cosim's and fuzz's `--jobs`).
-fn parse_jobs(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n @ 1..=MAX_JOBS) => Ok(n),
-        _ => Err(format!(
-            "`{}`: must be a thread count 1..={MAX_JOBS} (at least 1, at most {MAX_JOBS})",
-            dcqcn_harness::clip(s)
-        )),
-    }
-}
-
-/// Most threads `--jobs` may ask for.
-const MAX_JOBS: usize = 1024;
 
 /// The parameter file of `--config`, read (at most 1 MiB): its text and its name.
 fn read_config(file: &Option<PathBuf>) -> Result<Option<(String, String)>, NetError> {

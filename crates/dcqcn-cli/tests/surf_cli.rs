@@ -113,7 +113,7 @@ fn surf_without_the_block() {
         );
     }
     // The block without its wrapper: only the wrapper is named.
-    touch(&root, &dcqcn_cosim::surf::BLOCK_FILES[..8]);
+    touch(&root, &dcqcn_surf::ghdl::BLOCK_FILES[..8]);
     for (code, err) in both(&root, &root.join("out")) {
         assert_eq!(code, 2, "{err}");
         assert!(err.contains("RoCEv2DcqcnWrapper.vhd"), "{err}");
@@ -158,21 +158,21 @@ fn unknown_surf_scenario() {
 }
 
 fn dcqcn_cosim_base() -> &'static [&'static str] {
-    dcqcn_cosim::surf::BASE_FILES
+    dcqcn_surf::ghdl::BASE_FILES
 }
 
 #[test]
 fn surf_with_a_monitor_too_old_for_the_block() {
     let root = tmp("oldmon");
     touch(&root, dcqcn_cosim_base());
-    touch(&root, dcqcn_cosim::surf::BLOCK_FILES);
+    touch(&root, dcqcn_surf::ghdl::BLOCK_FILES);
     std::fs::write(
-        root.join(dcqcn_cosim::surf::TOKEN_BUCKET_FILE),
+        root.join(dcqcn_surf::ghdl::TOKEN_BUCKET_FILE),
         "architecture rtl of RoCEv2TokenBucket is\nbegin\n   M : entity surf.AxiStreamMon\n      port map (axisClk => clk, frameUpdate => upd);\nend rtl;\n",
     )
     .unwrap();
     std::fs::write(
-        root.join(dcqcn_cosim::surf::MONITOR_FILE),
+        root.join(dcqcn_surf::ghdl::MONITOR_FILE),
         "entity AxiStreamMon is\n   port (axisClk : in sl; frameSize : out slv(31 downto 0));\nend AxiStreamMon;\n",
     )
     .unwrap();

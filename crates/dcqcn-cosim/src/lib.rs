@@ -16,10 +16,8 @@
 pub mod bench;
 pub mod ffi;
 pub mod fuzz;
-pub mod golden;
 pub mod lockstep;
 pub mod rtl;
-pub mod surf;
 pub mod vcd_out;
 
 pub use dcqcn_harness::clip;

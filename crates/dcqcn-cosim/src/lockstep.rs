@@ -120,7 +120,7 @@ impl Mismatch {
 }
 
 /// The middle of a mismatch report: the table of differing fields and the last cycles (shared
-/// with the upstream SURF lockstep, `crate::surf`).
+/// with the upstream SURF lockstep, `dcqcn_surf::ghdl`).
 pub fn report_body(fields: &[FieldDiff], history: &[HistoryRow]) -> String {
     let rows: Vec<_> = fields
         .iter()

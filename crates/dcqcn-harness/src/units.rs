@@ -440,9 +440,160 @@ impl<'de> Deserialize<'de> for Scheme {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Command-line quantities: counts with a multiplier, a cycle window, seconds, a thread count.
+// Their errors are the messages the command line prints after the option's name.
+
+/// A count (cycles, cases, points): `50000000`, `50_000_000`, `50M`, `2k` (`k`/`K`, `M`, `G`:
+/// 10^3, 10^6, 10^9), at most 2^64 - 1.
+pub fn count(s: &str) -> Result<u64, String> {
+    let t = s.replace('_', "");
+    let (num, mul) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1_000),
+        Some('M') => (&t[..t.len() - 1], 1_000_000),
+        Some('G') => (&t[..t.len() - 1], 1_000_000_000),
+        _ => (&t[..], 1),
+    };
+    num.parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mul))
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a cycle count (e.g. 1000000, 1_000_000, 1M)",
+                crate::clip(s)
+            )
+        })
+}
+
+/// A count that must do something: [`count`] above 0.
+pub fn positive_count(s: &str) -> Result<u64, String> {
+    match count(s)? {
+        0 => Err("0 would check nothing: give at least 1".into()),
+        n => Ok(n),
+    }
+}
+
+/// A cycle window `FROM:TO` of two [`count`]s, TO excluded, FROM below TO.
+pub fn window(s: &str) -> Result<(u64, u64), String> {
+    let (a, b) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{}`: expected FROM:TO cycles", crate::clip(s)))?;
+    let (a, b) = (count(a)?, count(b)?);
+    if a >= b {
+        return Err(format!("`{}`: FROM must be below TO", crate::clip(s)));
+    }
+    Ok((a, b))
+}
+
+/// Most seconds a time budget may give ([`seconds`]): a week.
+pub const MAX_SECONDS: f64 = 604_800.0;
+
+/// A time budget in seconds: a finite number above 0, at most [`MAX_SECONDS`].
+pub fn seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= MAX_SECONDS => Ok(x),
+        Ok(_) => Err(format!(
+            "`{}`: must be above 0 and at most 604800 (a week); 0 would check nothing",
+            crate::clip(s)
+        )),
+        Err(_) => Err(format!("`{}` is not a number of seconds", crate::clip(s))),
+    }
+}
+
+/// Most threads a `--jobs` may ask for.
+pub const MAX_JOBS: usize = 1024;
+
+/// A thread count: 1 to [`MAX_JOBS`] (the text `net sweep`'s test names: "at least 1").
+pub fn jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        _ => Err(format!(
+            "`{}`: must be a thread count 1..={MAX_JOBS} (at least 1, at most {MAX_JOBS})",
+            crate::clip(s)
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_line_counts() {
+        assert_eq!(count("50000000"), Ok(50_000_000));
+        assert_eq!(count("50_000_000"), Ok(50_000_000));
+        assert_eq!(count("50M"), Ok(50_000_000));
+        assert_eq!(count("2k"), Ok(2_000));
+        assert_eq!(count("2K"), Ok(2_000));
+        assert_eq!(count("3G"), Ok(3_000_000_000));
+        assert_eq!(count("0"), Ok(0));
+        assert_eq!(count("18446744073709551615"), Ok(u64::MAX));
+        for bad in [
+            "18446744073709551616",
+            "18446744073709552k",
+            "1.5M",
+            "lots",
+            "",
+            "-1",
+            "2m",
+        ] {
+            assert_eq!(
+                count(bad),
+                Err(format!(
+                    "`{bad}` is not a cycle count (e.g. 1000000, 1_000_000, 1M)"
+                ))
+            );
+        }
+        assert_eq!(
+            positive_count("0"),
+            Err("0 would check nothing: give at least 1".into())
+        );
+        assert!(positive_count("0k").is_err());
+        assert_eq!(positive_count("1"), Ok(1));
+        assert_eq!(positive_count("18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn command_line_windows() {
+        assert_eq!(window("240k:260k"), Ok((240_000, 260_000)));
+        assert_eq!(window("0:1"), Ok((0, 1)));
+        assert_eq!(window("5:5"), Err("`5:5`: FROM must be below TO".into()));
+        assert_eq!(window("6:5"), Err("`6:5`: FROM must be below TO".into()));
+        assert_eq!(window("5"), Err("`5`: expected FROM:TO cycles".into()));
+        assert!(window("a:5")
+            .unwrap_err()
+            .contains("`a` is not a cycle count"));
+    }
+
+    #[test]
+    fn command_line_seconds_and_jobs() {
+        assert_eq!(seconds("1.5"), Ok(1.5));
+        assert_eq!(seconds(" 600 "), Ok(600.0));
+        assert_eq!(seconds("604800"), Ok(MAX_SECONDS));
+        for out_of_range in ["0", "-1", "604800.5", "inf", "NaN"] {
+            assert_eq!(
+                seconds(out_of_range),
+                Err(format!(
+                    "`{out_of_range}`: must be above 0 and at most 604800 (a week); 0 would check nothing"
+                ))
+            );
+        }
+        assert_eq!(
+            seconds("soon"),
+            Err("`soon` is not a number of seconds".into())
+        );
+        assert_eq!(jobs("1"), Ok(1));
+        assert_eq!(jobs(" 8 "), Ok(8));
+        assert_eq!(jobs("1024"), Ok(1024));
+        for bad in ["0", "1025", "-1", "two", ""] {
+            assert_eq!(
+                jobs(bad),
+                Err(format!(
+                    "`{bad}`: must be a thread count 1..=1024 (at least 1, at most 1024)"
+                ))
+            );
+        }
+    }
 
     #[test]
     fn q10_fractions() {

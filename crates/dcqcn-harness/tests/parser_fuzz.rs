@@ -1,4 +1,5 @@
-//! Parser fuzz targets (issue #11) for the register configuration TOML and the human units:
+//! Parser fuzz targets (issue #11) for the register configuration TOML, the human units and the
+//! command line's counts:
 //! arbitrary input in, an error or a value out, never a panic, within a bounded time; every
 //! value accepted fits its register field, and every error names the file.
 
@@ -31,6 +32,24 @@ fn unit_samples() -> Vec<String> {
         "0.00390625",
         "12 500",
         "1_000",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn command_line_samples() -> Vec<String> {
+    [
+        "50000",
+        "50_000_000",
+        "1M",
+        "300k",
+        "2G",
+        "240k:260k",
+        "0:1",
+        "1.5",
+        "600",
+        "8",
     ]
     .iter()
     .map(|s| s.to_string())
@@ -70,6 +89,49 @@ proptest! {
         }
         for e in [r.0.err(), r.1.err(), r.2.err()].into_iter().flatten() {
             prop_assert!(e.to_string().len() < 1_000, "{}", e);
+        }
+    }
+
+    /// The command line's counts, windows, seconds and thread counts: a value or a short message,
+    /// never a panic or a wrapped value.
+    #[test]
+    fn command_line_counts_and_units(text in input(command_line_samples())) {
+        let (count, positive, window, seconds, jobs) = timed("command-line values", || {
+            (
+                units::count(&text),
+                units::positive_count(&text),
+                units::window(&text),
+                units::seconds(&text),
+                units::jobs(&text),
+            )
+        });
+        if let Ok(n) = positive {
+            prop_assert!(n >= 1);
+            prop_assert_eq!(count.clone(), Ok(n));
+        }
+        if let Ok(n) = count {
+            // The digits and the suffix say exactly this much, no wrapped value.
+            let t = text.replace('_', "");
+            let digits: String = t.chars().filter(char::is_ascii_digit).collect();
+            let mul = match t.chars().last() {
+                Some('k' | 'K') => 1_000u128,
+                Some('M') => 1_000_000,
+                Some('G') => 1_000_000_000,
+                _ => 1,
+            };
+            prop_assert_eq!(u128::from(n), digits.parse::<u128>().unwrap_or(0) * mul);
+        }
+        if let Ok((a, b)) = window {
+            prop_assert!(a < b);
+        }
+        if let Ok(s) = seconds {
+            prop_assert!(s > 0.0 && s <= units::MAX_SECONDS);
+        }
+        if let Ok(j) = jobs {
+            prop_assert!((1..=units::MAX_JOBS).contains(&j));
+        }
+        for e in [count.err(), window.err(), seconds.err(), jobs.err()].into_iter().flatten() {
+            prop_assert!(e.len() < 1_000, "{} bytes", e.len());
         }
     }
 }

@@ -29,7 +29,6 @@ pub mod regmap;
 pub mod regs;
 mod skip;
 pub mod snapshot;
-pub mod surf;
 
 pub use config::{Config, NamedConfig};
 pub use credit_gate::{AxisIn, DATA_WORDS};

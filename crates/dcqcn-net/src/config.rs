@@ -24,8 +24,8 @@
 use crate::NetError;
 use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Field, Registers, Source};
 use dcqcn_harness::units::{Rate, Size, Time, UnitError};
-use dcqcn_model::surf::SurfConfig;
 use dcqcn_model::{Config, Params};
+use dcqcn_surf::model::SurfConfig;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -130,7 +130,7 @@ pub enum Profile {
     /// Our block: `dcqcn_model::RateLimiter` at 8-byte beats (docs/spec.md).
     #[default]
     Ours,
-    /// The upstream SURF block as deployed: `dcqcn_model::surf::SurfLimiter`, the wrapper's
+    /// The upstream SURF block as deployed: `dcqcn_surf::model::SurfLimiter`, the wrapper's
     /// 32-byte beats, bit-exact to upstream's VHDL (docs/surf-upstream.md).
     Surf,
 }

@@ -7,8 +7,8 @@
 //! emulated switch, [`Cut`] (a decrease as it lands).
 
 use crate::config::Profile;
-use dcqcn_model::surf::{SurfConfig, SurfLimiter, SurfParams};
 use dcqcn_model::{Config, Inputs, Outputs, Params, RateLimiter};
+use dcqcn_surf::model::{SurfConfig, SurfLimiter, SurfParams};
 
 /// Reset cycles an upstream limiter is given before time 0 (at least two: the token calculator's
 /// two register stages).
@@ -140,7 +140,7 @@ impl Limiter {
                 };
                 let dec = &s.model.rate().dec;
                 // The first update cycle latched Rc x alpha of the cycle just stepped.
-                if dec.state == dcqcn_model::surf::rate_dec::DecState::Update2 && dec.do_update {
+                if dec.state == dcqcn_surf::model::rate_dec::DecState::Update2 && dec.do_update {
                     s.cut_alpha = before.alpha;
                 }
                 // The overseer writes the result at the next edge (spec of rate_dec.rs): report

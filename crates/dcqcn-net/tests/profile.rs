@@ -3,13 +3,13 @@
 //! the upstream block. (One surf sender on an idle link: tests/net.rs, with ours.)
 
 use dcqcn_harness::config_file::ConfigFileError;
-use dcqcn_model::surf::{SurfLimiter, SurfParams};
 use dcqcn_model::{Config, Inputs, Params};
 use dcqcn_net::config::{apply_file, NetConfig, Profile, PS_PER_S};
 use dcqcn_net::experiment::{by_name, senders_note};
 use dcqcn_net::limiter::{Limiter, RESET_CYCLES};
 use dcqcn_net::sim::{Network, RunResult};
 use dcqcn_net::{csv_out, emulated, NetError};
+use dcqcn_surf::model::{SurfLimiter, SurfParams};
 
 const MS: u64 = PS_PER_S / 1000;
 const L: u32 = 1_250_000_000;

@@ -778,7 +778,7 @@ impl Bench {
 
     /// [`Bench::new`] that programs `writes` (address, data, full strobes) after each reset
     /// instead of the writes of `spec.config`: for a block with another register map (the upstream
-    /// SURF block, `dcqcn_cosim::surf`).
+    /// SURF block, `dcqcn_surf::ghdl`).
     pub fn with_config_writes(
         spec: &StimulusSpec,
         params: &Params,

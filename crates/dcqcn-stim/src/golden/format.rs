@@ -232,7 +232,7 @@ impl Encoder {
     }
 
     /// [`Encoder::new`] for a variant of the format with its own line 1 (`format`) and field list
-    /// (the upstream SURF block's ports, `dcqcn_cosim::surf`); everything else is the same.
+    /// (the upstream SURF block's ports, `dcqcn_surf::ghdl`); everything else is the same.
     pub fn with_fields(
         format: &str,
         data_bytes: u32,
@@ -395,7 +395,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// [`Decoder::new`] for a variant of the format: line 1 must be `format` and the header must
-    /// list `fields(data_bytes)` (the upstream SURF block's sets, `dcqcn_cosim::surf`).
+    /// list `fields(data_bytes)` (the upstream SURF block's sets, `dcqcn_surf::ghdl`).
     pub fn with_fields(
         file: &str,
         text: &'a str,

@@ -371,7 +371,7 @@ pub fn find_sets(dirs: &[PathBuf]) -> Result<Vec<PathBuf>, GoldenError> {
 
 /// Checks a set directory: manifest checksums, the vectors' structure, and that the model still
 /// produces exactly these bytes (stale vectors fail with the first differing cycle and field).
-/// The upstream SURF block's recorded sets are `dcqcn_cosim::golden::verify_any_set`'s.
+/// The upstream SURF block's recorded sets are `dcqcn_surf::golden::verify_set`'s.
 pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let mpath = dir.join("manifest.txt");
     let mfile = mpath.display().to_string();

@@ -6,7 +6,7 @@
 //! - [`sets`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case),
 //!   the checked-in [`canonical`] sets, and [`generate`] / [`write_set`] (`dcqcn golden gen`);
 //! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`;
-//!   the upstream SURF block's recorded sets, golden/surf/, are `dcqcn_cosim::golden`'s).
+//!   the upstream SURF block's recorded sets, golden/surf/, are `dcqcn_surf::golden`'s).
 
 pub mod format;
 pub mod manifest;

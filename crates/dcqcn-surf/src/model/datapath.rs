@@ -40,7 +40,7 @@
 //! registers are 0 here, visible only on the data ports while `m_axis_tvalid` is low.
 
 use super::SurfParams;
-use crate::AxisIn;
+use dcqcn_model::AxisIn;
 
 /// Bytes of a beat at the upstream wrapper's stream width.
 pub const BEAT_BYTES: u32 = 32;

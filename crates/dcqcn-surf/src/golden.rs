@@ -1,15 +1,66 @@
 //! The upstream SURF block's recorded sets (golden/surf/, written by `dcqcn surf record` on a
 //! SURF checkout, provenance in each manifest) replayed on the upstream model
-//! (`dcqcn_model::surf::SurfLimiter`): every output port every cycle (the m_axis payload where
+//! ([`crate::model::SurfLimiter`]): every output port every cycle (the m_axis payload where
 //! m_axis_tvalid is 1, as recorded), and Rc, Rt, alpha and the CNP counter after every edge. This
 //! is how `golden verify golden/surf` and `make test` keep the model bit-exact to upstream
 //! without a SURF checkout.
 
-use crate::surf::{cycle_values, fields, Regs};
-use dcqcn_model::surf::{SurfLimiter, SurfParams};
+use crate::ghdl::{cycle_values, fields, Regs, FORMAT};
+use crate::model::{SurfLimiter, SurfParams};
 use dcqcn_model::{AxilIn, AxisIn, Inputs, DATA_WORDS};
-use dcqcn_stim::golden::format::{hex, Decoder, Val};
-use dcqcn_stim::golden::{stale, GoldenError};
+use dcqcn_stim::golden::format::{check_lines, hex, Decoder, Val};
+use dcqcn_stim::golden::manifest::{read_text, within_run_limit};
+use dcqcn_stim::golden::{GoldenError, Verified};
+use std::path::Path;
+
+fn stale(file: &str, line: usize, reason: impl Into<String>) -> GoldenError {
+    GoldenError::Stale {
+        file: file.to_string(),
+        line,
+        reason: reason.into(),
+    }
+}
+
+/// Checks any set directory (what `dcqcn golden verify` runs on each): an upstream recording
+/// (its manifest's first line is `format` [`FORMAT`]) by [`verify_upstream_set`], every other set
+/// by `dcqcn_stim::golden::verify_set`.
+pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
+    let mpath = dir.join("manifest.txt");
+    let mfile = mpath.display().to_string();
+    let mtext = read_text(&mpath)?;
+    if mtext.lines().next() == Some(&format!("format {FORMAT}")) {
+        return verify_upstream_set(dir, &mfile, &mtext);
+    }
+    dcqcn_stim::golden::verify_set(dir)
+}
+
+/// An upstream SURF block's recorded set (golden/surf/, `dcqcn surf record`): its vectors replayed
+/// on the upstream model, every output port every cycle and Rc, Rt, alpha and the CNP counter
+/// after every edge ([`replay`]). The manifest records provenance (the SURF commit and the sha256
+/// of each upstream file), not checksums of the set's files: the vectors' own CRC-32 guards them.
+fn verify_upstream_set(dir: &Path, mfile: &str, mtext: &str) -> Result<Verified, GoldenError> {
+    check_lines(mfile, mtext.as_bytes())?;
+    let name = mtext
+        .lines()
+        .find_map(|l| l.strip_prefix("set "))
+        .ok_or_else(|| GoldenError::At {
+            file: mfile.to_string(),
+            line: 1,
+            reason: "no `set` line".into(),
+        })?
+        .to_string();
+    let vpath = dir.join("vectors.txt");
+    let vfile = vpath.display().to_string();
+    let vtext = read_text(&vpath)?;
+    let dec = Decoder::with_fields(&vfile, &vtext, FORMAT, fields)?;
+    within_run_limit(&vfile, dec.cycles)?;
+    let cycles = replay(&vfile, dec)?;
+    Ok(Verified {
+        name,
+        cycles,
+        bytes: vtext.len() as u64,
+    })
+}
 
 /// Beat width of the recorded sets (upstream's `RoCEv2DcqcnWrapper` at 256-bit beats).
 const DATA_BYTES: u32 = 32;

@@ -33,8 +33,8 @@ pub use rate_dec::{DecIn, DecOut, SurfRateDec};
 pub use rate_inc::{IncIn, IncOut, SurfRateInc};
 pub use sync::{CnpCounter, CnpEdge, CntRstEdge};
 
-use crate::{AxilIn, Config, Inputs, Outputs};
 use datapath::Datapath;
+use dcqcn_model::{AxilIn, Config, Inputs, Outputs};
 
 /// The block's generics as the wrapper sets them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,7 +235,7 @@ pub struct SurfConfig {
 /// other than the one upstream behaves as (our reset value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoUpstreamField {
-    /// The field's name in [`crate::config::FIELD_WIDTHS`].
+    /// The field's name in [`dcqcn_model::config::FIELD_WIDTHS`].
     pub field: &'static str,
     /// What upstream does instead.
     pub upstream: &'static str,
@@ -293,7 +293,7 @@ impl SurfConfig {
                 "its first decrease cuts by alpha like every other",
             ),
             (
-                c.alpha_init != crate::config::ALPHA_INIT_RESET,
+                c.alpha_init != dcqcn_model::config::ALPHA_INIT_RESET,
                 "alpha_init",
                 "its alpha starts at 1023",
             ),
@@ -379,7 +379,7 @@ impl SurfLimiter {
         let rc = self.rate.rc();
         let d = self.datapath.step(i.rst, rc, &i.s_axis, i.m_axis_tready);
         let a = self.rate.step(i.rst, i.cnp, &i.axil);
-        let mut m_axis_tdata = [0u64; crate::DATA_WORDS];
+        let mut m_axis_tdata = [0u64; dcqcn_model::DATA_WORDS];
         m_axis_tdata[..4].copy_from_slice(&d.m_axis_tdata);
         Outputs {
             s_axis_tready: d.s_axis_tready,

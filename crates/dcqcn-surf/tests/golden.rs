@@ -1,12 +1,12 @@
 //! The upstream SURF block's recorded vector sets (golden/surf/, `dcqcn surf record` on a SURF
 //! checkout, provenance in each manifest) replayed on the upstream model
-//! (`dcqcn_model::surf::SurfLimiter`): every output port every cycle (the m_axis payload where
+//! (`dcqcn_surf::model::SurfLimiter`): every output port every cycle (the m_axis payload where
 //! m_axis_tvalid is 1, as recorded), and Rc, Rt, alpha and the CNP counter after every edge. This
 //! is how `make test` keeps the model bit-exact to upstream without a SURF checkout.
 
-use dcqcn_cosim::golden::upstream;
-use dcqcn_cosim::surf::{fields, FORMAT};
 use dcqcn_stim::golden::format::Decoder;
+use dcqcn_surf::ghdl::{fields, FORMAT};
+use dcqcn_surf::golden;
 use std::path::{Path, PathBuf};
 
 /// The recorded sets, in name order.
@@ -21,14 +21,14 @@ fn sets() -> Vec<PathBuf> {
     v
 }
 
-/// Replays one set on the upstream model (`golden::upstream::replay`, what `dcqcn golden
+/// Replays one set on the upstream model (`dcqcn_surf::golden::replay`, what `dcqcn golden
 /// verify golden/surf` runs); the cycles compared, or the first difference.
 fn replay(set: &Path) -> Result<u64, String> {
     let file = set.join("vectors.txt");
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
     let name = file.display().to_string();
     let dec = Decoder::with_fields(&name, &text, FORMAT, fields).map_err(|e| e.to_string())?;
-    upstream::replay(&name, dec).map_err(|e| e.to_string())
+    golden::replay(&name, dec).map_err(|e| e.to_string())
 }
 
 #[test]

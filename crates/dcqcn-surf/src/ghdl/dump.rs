@@ -2,83 +2,163 @@
 //! cycle at its sampling time (10k + 8 ns), in order, without holding the file or the run's
 //! samples in memory.
 
+use super::common::{io_err, Regs, SurfError, PROBES};
 use super::scratch::Scratch;
-use super::{io_err, Regs, SurfError, PROBES};
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
+use vcd::{Command, IdCode, TimescaleUnit, Value};
 
 /// The four probes at one cycle's sampling time; `None` where a bit was not 0/1.
 pub type Sample = [Option<u64>; 4];
 
-/// Reads the samples of cycles 0, 1, ... from GHDL's VCD of [`PROBES`].
-pub struct ProbeReader<R: BufRead> {
+/// Longest line of a dump (GHDL writes one command per line; a probe's change is under 50
+/// bytes): what the reader holds at once.
+pub const MAX_DUMP_LINE: usize = 1 << 16;
+
+/// GHDL's VCD as the `vcd` crate reads it: GHDL writes std_logic's other values (`U`, `W`, `L`,
+/// `H`, `-`) into value changes, which VCD does not have; each becomes `x` (like them, not 0/1).
+/// Reads a line at a time, each at most [`MAX_DUMP_LINE`] bytes.
+struct GhdlVcd<R> {
     input: R,
-    line: String,
-    ids: Vec<(String, usize)>,
+    line: Vec<u8>,
+    pos: usize,
+    /// Past `$enddefinitions`: lines are value changes, timestamps and `$dumpvars` blocks.
+    data: bool,
+}
+
+impl<R: BufRead> GhdlVcd<R> {
+    fn new(input: R) -> Self {
+        GhdlVcd {
+            input,
+            line: Vec::new(),
+            pos: 0,
+            data: false,
+        }
+    }
+}
+
+impl<R: BufRead> BufRead for GhdlVcd<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos == self.line.len() {
+            self.line.clear();
+            self.pos = 0;
+            let limit = MAX_DUMP_LINE as u64 + 1;
+            let n = (&mut self.input)
+                .take(limit)
+                .read_until(b'\n', &mut self.line)?;
+            if n > MAX_DUMP_LINE {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("a line longer than {MAX_DUMP_LINE} bytes"),
+                ));
+            }
+            if self.data {
+                // `b<value> <id>` (a vector) or `<value><id>` (a scalar).
+                let value = match self.line.first() {
+                    Some(b'b' | b'B') => 1..self.line.iter().position(|c| *c == b' ').unwrap_or(1),
+                    Some(_) => 0..1,
+                    None => 0..0,
+                };
+                for c in &mut self.line[value] {
+                    if matches!(c, b'U' | b'W' | b'L' | b'H' | b'-') {
+                        *c = b'x';
+                    }
+                }
+            } else if self.line.starts_with(b"$enddefinitions") {
+                self.data = true;
+            }
+        }
+        Ok(&self.line[self.pos..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.line.len());
+    }
+}
+
+impl<R: BufRead> Read for GhdlVcd<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let have = self.fill_buf()?;
+            let n = have.len().min(out.len());
+            out[..n].copy_from_slice(&have[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+/// A vector's value, `None` where a bit is not 0/1, where it has no bits, or where its value does
+/// not fit 64 bits (leading zeros may make it longer).
+fn value(bits: impl IntoIterator<Item = Value>) -> Option<u64> {
+    let mut v: u64 = 0;
+    let mut n = 0;
+    for b in bits {
+        n += 1;
+        if v >> 63 != 0 {
+            return None;
+        }
+        v = v << 1
+            | match b {
+                Value::V0 => 0,
+                Value::V1 => 1,
+                _ => return None,
+            };
+    }
+    (n > 0).then_some(v)
+}
+
+/// Reads the samples of cycles 0, 1, ... from GHDL's VCD of [`PROBES`] (through the `vcd`
+/// crate's parser, one command at a time).
+pub struct ProbeReader<R: BufRead> {
+    parser: vcd::Parser<GhdlVcd<R>>,
+    ids: Vec<(IdCode, usize)>,
     fs_per_unit: u64,
     cur: Sample,
     /// The next cycle to sample.
     next: u64,
     /// Cycles the dump holds (the cycles stepped).
     cycles: u64,
-    /// The time of the last `#` line read: every sample before it can be given.
+    /// The time of the last timestamp read: every sample before it can be given.
     horizon: Option<u64>,
     eof: bool,
 }
 
 impl<R: BufRead> ProbeReader<R> {
     /// Reads the header (timescale, the probes' identifiers); the samples of `cycles` cycles follow.
-    pub fn new(mut input: R, cycles: u64) -> Result<Self, String> {
+    pub fn new(input: R, cycles: u64) -> Result<Self, String> {
+        let mut parser = vcd::Parser::new(GhdlVcd::new(input));
         let mut scope: Vec<String> = Vec::new();
-        let mut ids: Vec<(String, usize)> = Vec::new();
+        let mut ids: Vec<(IdCode, usize)> = Vec::new();
         let mut fs_per_unit: u64 = 1;
-        let mut in_timescale = false;
-        let mut line = String::new();
-        let unit = |n: &str, u: &str| match (n, u) {
-            ("1", "fs") => Some(1),
-            ("1", "ps") => Some(1_000),
-            ("1", "ns") => Some(1_000_000),
-            _ => None,
-        };
         loop {
-            line.clear();
-            if input.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("the waveform dump ends in its header".into());
-            }
-            let l = line.trim();
-            if in_timescale {
-                if l.starts_with("$end") {
-                    in_timescale = false;
-                    continue;
-                }
-                let s = l.replace(' ', "");
-                let (n, u) = s.split_at(s.find(|c: char| !c.is_ascii_digit()).unwrap_or(0));
-                fs_per_unit = unit(n, u).ok_or_else(|| format!("waveform timescale `{l}`"))?;
-                continue;
-            }
-            let p: Vec<&str> = l.split_whitespace().collect();
-            match p.first().copied() {
-                Some("$timescale") => {
-                    if p.len() >= 3 {
-                        fs_per_unit =
-                            unit(p[1], p[2]).ok_or_else(|| format!("waveform timescale `{l}`"))?;
-                    } else {
-                        in_timescale = true;
+            let command = parser
+                .next()
+                .ok_or("the waveform dump ends in its header")?
+                .map_err(|e| e.to_string())?;
+            match command {
+                Command::Timescale(n, unit) => {
+                    fs_per_unit = match (n, unit) {
+                        (1, TimescaleUnit::FS) => 1,
+                        (1, TimescaleUnit::PS) => 1_000,
+                        (1, TimescaleUnit::NS) => 1_000_000,
+                        _ => return Err(format!("waveform timescale `{n} {unit}`")),
                     }
                 }
-                Some("$scope") if p.len() > 2 => scope.push(p[2].to_lowercase()),
-                Some("$upscope") => {
+                Command::ScopeDef(_, name) => scope.push(name.to_lowercase()),
+                Command::Upscope => {
                     scope.pop();
                 }
-                Some("$var") if p.len() > 4 => {
-                    let name = p[4].split('[').next().unwrap_or("").to_lowercase();
+                Command::VarDef(_, _, id, reference, _) => {
+                    let name = reference.split('[').next().unwrap_or("").to_lowercase();
                     let full = format!("/{}/{name}", scope.join("/"));
                     if let Some(k) = PROBES.iter().position(|x| *x == full) {
-                        ids.push((p[3].to_string(), k));
+                        ids.push((id, k));
                     }
                 }
-                Some("$enddefinitions") => break,
+                Command::Enddefinitions => break,
                 _ => {}
             }
         }
@@ -90,8 +170,7 @@ impl<R: BufRead> ProbeReader<R> {
             ));
         }
         Ok(ProbeReader {
-            input,
-            line,
+            parser,
             ids,
             fs_per_unit,
             cur: [None; 4],
@@ -119,26 +198,15 @@ impl<R: BufRead> ProbeReader<R> {
                 return Ok(Some(self.cur));
             }
             // Every sample before the horizon is given: the changes after it may be applied.
-            self.line.clear();
-            if self
-                .input
-                .read_line(&mut self.line)
-                .map_err(|e| e.to_string())?
-                == 0
-            {
-                self.eof = true;
-                continue;
-            }
-            let l = self.line.trim();
-            if let Some(t) = l.strip_prefix('#') {
-                let t: u64 = t.parse().map_err(|_| format!("waveform time `{l}`"))?;
-                self.horizon = Some(t);
-            } else if let Some(rest) = l.strip_prefix('b') {
-                let mut it = rest.split_whitespace();
-                let (v, id) = (it.next().unwrap_or(""), it.next().unwrap_or(""));
-                if let Some(k) = self.ids.iter().find(|(i, _)| i == id).map(|x| x.1) {
-                    self.cur[k] = u64::from_str_radix(v, 2).ok();
+            match self.parser.next().transpose().map_err(|e| e.to_string())? {
+                None => self.eof = true,
+                Some(Command::Timestamp(t)) => self.horizon = Some(t),
+                Some(Command::ChangeVector(id, v)) => {
+                    if let Some(k) = self.ids.iter().find(|(i, _)| *i == id).map(|x| x.1) {
+                        self.cur[k] = value(&v);
+                    }
                 }
+                Some(_) => {}
             }
         }
     }
@@ -146,7 +214,7 @@ impl<R: BufRead> ProbeReader<R> {
 
 /// Rc, Rt, alpha and the CNP counter register of each cycle stepped, from a dump: entry k is what
 /// the registers hold after the clock edge of cycle k (the convention of
-/// [`dcqcn_model::surf::SurfLimiter::probe`]), so it needs the sample of cycle k + 1.
+/// [`crate::model::SurfLimiter::probe`]), so it needs the sample of cycle k + 1.
 pub struct RegStream<R: BufRead> {
     reader: ProbeReader<R>,
     /// The sample of the cycle whose registers come next.
@@ -318,6 +386,36 @@ mod tests {
         assert_eq!(regs[199_998].rt, 9);
         // The last sample has no successor: no registers for it.
         assert!(s.next_regs(false).unwrap_err().1.contains("ends before"));
+    }
+
+    /// GHDL's std_logic values that VCD lacks (`U`, `W`, `L`, `H`, `-`) read as not 0/1, in
+    /// vectors and scalars alike; a value wider than 64 bits counts if it fits.
+    #[test]
+    fn ghdl_values_beyond_vcd_are_not_0_or_1() {
+        let text = vcd(&[])
+            .replace("b1 !\n", "bUUUU !\nU%\n")
+            .replace("b10 \"\n", "b1L \"\n")
+            .replace("b11 #\n", &format!("b{}11 #\n", "0".repeat(70)))
+            + "#20000000\nb-W !\nH%\n#30000000\nb1 !\n";
+        let mut r = ProbeReader::new(text.as_bytes(), 4).unwrap();
+        let s0 = r.next_sample().unwrap().unwrap();
+        assert_eq!(s0, [None, None, Some(3), Some(0)]);
+        let s1 = r.next_sample().unwrap().unwrap();
+        assert_eq!(s1, s0);
+        assert_eq!(r.next_sample().unwrap().unwrap()[0], None);
+        assert_eq!(r.next_sample().unwrap().unwrap()[0], Some(1));
+        assert_eq!(r.next_sample().unwrap(), None);
+        assert_eq!(value([Value::V1; 64]), Some(u64::MAX));
+        assert_eq!(value([Value::V1; 65]), None);
+        assert_eq!(value([]), None);
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_an_error_not_an_allocation() {
+        let text = vcd(&[]) + "$comment " + &"a".repeat(MAX_DUMP_LINE) + " $end\n";
+        let mut r = ProbeReader::new(text.as_bytes(), 10).unwrap();
+        let e = r.next_sample().unwrap_err();
+        assert!(e.contains("longer than 65536 bytes"), "{e}");
     }
 
     #[test]

@@ -10,9 +10,9 @@
 //! 159, b4's 9 dropped sizes); offered from cycle 8 instead, frame 1 leaves at 149 and b4 drops 10
 //! (both also checked against the upstream VHDL in GHDL).
 
-use dcqcn_model::surf::datapath::{Datapath, DatapathOut, BUCKET_CAP};
-use dcqcn_model::surf::SurfParams;
 use dcqcn_model::AxisIn;
+use dcqcn_surf::model::datapath::{Datapath, DatapathOut, BUCKET_CAP};
+use dcqcn_surf::model::SurfParams;
 
 const L: u32 = 1_250_000_000;
 const RESET_CYCLES: u64 = 8;

@@ -15,7 +15,7 @@
 //! inputs, model outputs and model registers must equal the run's, or the replay is an error
 //! ([`SurfError::Replay`]), never a report.
 
-use super::{Ports, Regs, SurfError};
+use super::common::{Ports, Regs, SurfError};
 use dcqcn_model::{Inputs, Outputs};
 use std::collections::VecDeque;
 
@@ -178,7 +178,8 @@ pub fn first_difference(
 mod tests {
     //! The late-report logic without SURF or GHDL: an upstream that is the model itself, with a
     //! planted difference in its register dump (and, in some cases, in its ports).
-    use super::super::{conclude, scenario, Context, ModelRun, WAVEFORM_CYCLES_USIZE};
+    use super::super::lockstep::WAVEFORM_CYCLES_USIZE;
+    use super::super::{conclude, scenario, Context, ModelRun};
     use super::*;
 
     /// A live run as [`super::super::lockstep`] keeps it: `held` the last cycles, cycle 0's ports;

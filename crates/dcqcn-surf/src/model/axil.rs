@@ -24,7 +24,7 @@
 //!   is taken in the same cycle.
 //! - finally a taken write or read that no field answered gets the same response with DECERR.
 
-use crate::AxilIn;
+use dcqcn_model::AxilIn;
 
 pub const RESP_OKAY: u8 = 0;
 pub const RESP_DECERR: u8 = 3;

@@ -5,7 +5,7 @@
 //! so and passes without running. The checkout is never written: the planted defect goes into a
 //! copy of the files the build reads.
 
-use dcqcn_cosim::surf::{self, SurfOutcome};
+use dcqcn_surf::ghdl::{self, SurfOutcome};
 use std::path::{Path, PathBuf};
 
 fn surf_dir(test: &str) -> Option<PathBuf> {
@@ -57,14 +57,14 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn run(
-    b: &surf::Built,
+    b: &ghdl::Built,
     name: &str,
     seed: u64,
     cycles: u64,
     vcd: Option<(&Path, bool)>,
 ) -> SurfOutcome {
-    let sc = surf::scenario(name).unwrap();
-    surf::lockstep(b, &sc, seed, cycles, "replay", vcd).unwrap()
+    let sc = ghdl::scenario(name).unwrap();
+    ghdl::lockstep(b, &sc, seed, cycles, "replay", vcd).unwrap()
 }
 
 /// The alpha update without its rounding (`mult + 512` -> `mult` where a CNP was seen): alpha-wrap
@@ -83,7 +83,7 @@ fn a_late_register_difference_is_reported() {
     let line = "multRound         := mult + 512;";
     assert!(text.contains(line), "{} has no `{line}`", f.display());
     std::fs::write(&f, text.replacen(line, "multRound         := mult;", 1)).unwrap();
-    let b = surf::build(&tree, &root.join("build")).unwrap();
+    let b = ghdl::build(&tree, &root.join("build")).unwrap();
     let vcd = root.join("window.vcd");
     let o = run(&b, "alpha-wrap", 1, 800, Some((&vcd, true)));
     let m = o.mismatch.expect("the planted defect is found");
@@ -117,7 +117,7 @@ fn two_runs_of_one_scenario_at_once_compare_their_own_dumps() {
         return;
     };
     let root = tmp("two");
-    let b = surf::build(&dir, &root.join("build")).unwrap();
+    let b = ghdl::build(&dir, &root.join("build")).unwrap();
     let (a, c) = std::thread::scope(|s| {
         let a = s.spawn(|| run(&b, "blind-windows", 1, 300, None));
         let c = s.spawn(|| run(&b, "blind-windows", 2, 300, None));

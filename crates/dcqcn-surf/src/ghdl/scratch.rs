@@ -4,7 +4,7 @@
 //! other's dump. The folder is removed when the run is done, unless it was kept for a report (a
 //! mismatch names the dump, a simulator error names the log).
 
-use super::{io_err, SurfError};
+use super::common::{io_err, SurfError};
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -4,7 +4,7 @@
 //! checked in crates/dcqcn-cli/tests/surf_cli.rs). The VHDL here is minimal text of our own with
 //! the shapes that matter (comments, port lists, a port map); no GHDL is needed.
 
-use dcqcn_cosim::surf::{check_tree, SurfError, BASE_FILES, BLOCK_FILES, MONITOR_FILE};
+use dcqcn_surf::ghdl::{check_tree, SurfError, BASE_FILES, BLOCK_FILES, MONITOR_FILE};
 use std::path::{Path, PathBuf};
 
 /// A tree with every base and block file (empty), in a fresh temporary directory.
@@ -107,7 +107,7 @@ fn block_that_does_not_connect_it_needs_no_port() {
 /// `PROVENANCE.txt` (docs/surf-lockstep.md): the first such line, its first word of 40 hex digits.
 #[test]
 fn the_snapshot_line_of_provenance_names_the_commit() {
-    use dcqcn_cosim::surf::surf_commit;
+    use dcqcn_surf::ghdl::surf_commit;
     let c = "fc56630d4caedd8ecd16bd11ed3287ab5406aca7";
     let d = tree("provenance");
     // Run outside any git checkout: git would answer for the enclosing repository.
