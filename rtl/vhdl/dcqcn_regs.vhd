@@ -125,14 +125,14 @@ architecture rtl of dcqcn_regs is
     scheme          => (others => '0'),
     gate_mask       => '0',
     fw_rate         => (others => '0'));
-    -- END GENERATED reset
+  -- END GENERATED reset
 
   constant TRACE_CFG_INIT_C : TraceCfgType := (
     -- BEGIN GENERATED trace-reset: `make gen` from the snapshot! list and regmap/dcqcn_regs.rdl; do not edit
     trace_en   => '0',
     trace_wrap => '0',
     trace_sel  => (others => '0'));
-    -- END GENERATED trace-reset
+  -- END GENERATED trace-reset
 
   constant CNT_INIT_C : CntType := (
     cnp_cnt16     => (others => '0'),
