@@ -8,7 +8,7 @@
     scripts/regmap_gen.py --out DIR  write the files under DIR (same relative paths)
 
 Generated (paths relative to the repository root):
-    regmap/dcqcn_regs.json              machine-readable export (crates/dcqcn-cosim/tests/regmap.rs)
+    regmap/dcqcn_regs.json              machine-readable export (crates/dcqcn-cosim/tests/regmap/)
     sw/c/dcqcn_regs.h                   C header: PeakRDL-cheader's field macros and struct, plus
                                         word offsets and word reset values
     sw/python/dcqcn_rogue.py            PyRogue Device, one RemoteVariable per field
