@@ -234,12 +234,18 @@ fn registers() -> impl Iterator<Item = &'static FieldInfo> {
     FIELDS.iter().filter(|f| f.block != "out")
 }
 
+/// The registers the RTL holds in a register of their own (every one but the `trace_last_*`
+/// fields, which show an entry of the trace memory): the ones injected through `in_*` ports.
+fn held_registers() -> impl Iterator<Item = &'static FieldInfo> {
+    registers().filter(|f| trace_last(f).is_none())
+}
+
 /// Whether register `f` is among the fields of golden format 1 (the testbenches' port list).
 fn in_v1(f: &FieldInfo) -> bool {
-    FIELDS
+    // FIELDS is a slice of statics: `f` is one of its elements, so its index is its offset.
+    FIELDS[..GOLDEN_V1_FIELDS]
         .iter()
-        .position(|g| g.name == f.name)
-        .is_some_and(|i| i < GOLDEN_V1_FIELDS)
+        .any(|g| std::ptr::eq(g, f))
 }
 
 /// Whether register `f` shows an entry of the trace memory rather than a register of its own.
@@ -358,7 +364,7 @@ fn shim_lists() -> String {
 /// The shim's injection: every register held in the RTL from its field of `Sample`, cut to its width.
 fn shim_inject() -> String {
     let mut s = String::new();
-    for f in registers().filter(|f| trace_last(f).is_none()) {
+    for f in held_registers() {
         let cut = if f.width > 1 && f.width < storage_bits(f.width) {
             format!(" & 0x{:X}", (1u64 << f.width) - 1)
         } else {
@@ -407,7 +413,7 @@ fn sv_ports() -> String {
     let input = |s: &mut String, range: &str, name: &str| {
         writeln!(s, "  , input  wire logic {range:<20} in_{name}").unwrap();
     };
-    for f in registers().filter(|f| trace_last(f).is_none()) {
+    for f in held_registers() {
         let r = if f.width == 1 {
             String::new()
         } else {
@@ -486,7 +492,7 @@ fn sv_inject() -> String {
     };
     let regs_cleared = |s: &mut String| line(s, "dut.u_regs.r", "'0");
     let mut cleared = false;
-    for f in registers().filter(|f| trace_last(f).is_none()) {
+    for f in held_registers() {
         if f.block == "regs" && !cleared {
             line(&mut s, "dut.u_credit_gate.m_valid", "in_m_valid");
             line(&mut s, "dut.u_credit_gate.m_data", "in_m_data");
