@@ -4,9 +4,9 @@
 //
 // Included inside the body of dcqcn_regs (the declarations are the module's own; no include guard,
 // so that another module could include it too). The names are the spec's word names: SV ADDR_<NAME>
-// is Rust regmap::<NAME> (crates/dcqcn-model/src/regmap.rs). Each field position is written once,
-// in its word's packed struct (first member = most significant bits); the write merge and the read
-// mux both use these structs.
+// is Rust regmap::<NAME> (crates/dcqcn-model/src/regmap.rs). The addresses, the word structs and
+// the held words of regs_t are generated from regmap/dcqcn_regs.rdl (`make regmap`; the regions
+// between the GENERATED markers); the write merge and the read mux both use these structs.
 
 // spec 6.2: byte addresses; the decode compares addr[11:2] with ADDR_<NAME>[11:2] (spec 6.1)
 // BEGIN GENERATED addresses: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
@@ -53,128 +53,130 @@ localparam logic [11:0] ADDR_TRACE_RC       = 12'h188;  // RO: entry_rc
 localparam logic [11:0] ADDR_TRACE_STAMP    = 12'h18C;  // RO: entry_stamp
 // END GENERATED addresses
 
-/* Word layouts (spec 6.2). `reserved*` bits read 0 and ignore writes. */
-
-// 0x000 config
+/* Word layouts (spec 6.2): one packed struct per word that is not a single 32-bit field, first
+   member = most significant bits; rsvd_<msb>_<lsb> bits read 0 and ignore writes */
+// BEGIN GENERATED words: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+// 0x000 config: Configuration
 typedef struct packed {
-    logic [8:0]  reserved;         // [31:23]
-    logic        clamp_tgt;        // [22]
-    logic [7:0]  stage_threshold;  // [21:14] F
-    logic [3:0]  dec_gain;         // [13:10]
-    logic [9:0]  alpha_g;          // [9:0]   G = 1 - g, Q0.10
+    logic [8:0]  rsvd_31_23;      // [31:23] reserved: reads 0, ignores writes
+    logic        clamp_tgt;       // [22]    RW
+    logic [7:0]  stage_threshold; // [21:14] RW
+    logic [3:0]  dec_gain;        // [13:10] RW
+    logic [9:0]  alpha_g;         // [9:0]   RW
 } config_t;
 
-// 0x014 intervals
+// 0x014 intervals: Decrease and alpha intervals
 typedef struct packed {
-    logic [15:0] alpha_interval;   // [31:16] cycles
-    logic [15:0] dec_interval;     // [15:0]  cycles
+    logic [15:0] alpha_interval;  // [31:16] RW
+    logic [15:0] dec_interval;    // [15:0]  RW
 } intervals_t;
 
-// 0x020 alpha_cnp
+// 0x020 alpha_cnp: Alpha and CNP count
 typedef struct packed {
-    logic [4:0]  reserved;         // [31:27]
-    logic [15:0] cnp_cnt16;        // [26:11] RO, CNP edges mod 2^16
-    logic        cnp_cnt_clear;    // [10]    W, reads 0: writing 1 clears cnp_cnt16 (SURF cnpCntRst)
-    logic [9:0]  alpha;            // [9:0]   RO
+    logic [4:0]  rsvd_31_27;      // [31:27] reserved: reads 0, ignores writes
+    logic [15:0] cnp_cnt16;       // [26:11] RO
+    logic        cnp_cnt_clear;   // [10]    W, reads 0
+    logic [9:0]  alpha;           // [9:0]   RO
 } alpha_cnp_t;
 
-// 0x024 bypass
+// 0x024 bypass: Bypass
 typedef struct packed {
-    logic [30:0] reserved;         // [31:1]
-    logic        bypass;           // [0]
+    logic [30:0] rsvd_31_1;       // [31:1]  reserved: reads 0, ignores writes
+    logic        bypass;          // [0]     RW
 } bypass_t;
 
-// 0x100 ext_ctrl
+// 0x100 ext_ctrl: Extension control
 typedef struct packed {
-    logic [22:0] reserved_hi;      // [31:9]
-    logic        cnt_clear;        // [8]     W, reads 0: writing 1 clears the counters 0x120-0x144
-    logic [5:0]  reserved_lo;      // [7:2]
-    logic        byte_en;          // [1]
-    logic        timer_en;         // [0]
+    logic [22:0] rsvd_31_9;       // [31:9]  reserved: reads 0, ignores writes
+    logic        cnt_clear;       // [8]     W, reads 0
+    logic [5:0]  rsvd_7_2;        // [7:2]   reserved: reads 0, ignores writes
+    logic        byte_en;         // [1]     RW
+    logic        timer_en;        // [0]     RW
 } ext_ctrl_t;
 
-// 0x10C id
+// 0x10C id: Identification
 typedef struct packed {
-    logic [15:0] magic;            // [31:16] 0xDCC1
-    logic [7:0]  version;          // [15:8]  1
-    logic [7:0]  data_bytes;       // [7:0]   DATA_BYTES
+    logic [15:0] magic;           // [31:16] RO
+    logic [7:0]  version;         // [15:8]  RO
+    logic [7:0]  data_bytes;      // [7:0]   RO
 } id_t;
 
-// 0x114 credit_frac
+// 0x114 credit_frac: Credit, fraction
 typedef struct packed {
-    logic [15:0] reserved;         // [31:16]
-    logic [15:0] frac;             // [15:0]  credit[15:0], 1/65536 B
+    logic [15:0] rsvd_31_16;      // [31:16] reserved: reads 0, ignores writes
+    logic [15:0] credit_frac;     // [15:0]  RO
 } credit_frac_t;
 
-// 0x148 status
+// 0x148 status: Status
 typedef struct packed {
-    logic [12:0] reserved;         // [31:19]
-    logic        alpha_pending;    // [18]
-    logic        dec_pending;      // [17]
-    logic        active;           // [16]
-    logic [7:0]  b_stage;          // [15:8]
-    logic [7:0]  t_stage;          // [7:0]
+    logic [12:0] rsvd_31_19;      // [31:19] reserved: reads 0, ignores writes
+    logic        alpha_pending;   // [18]    RO
+    logic        dec_pending;     // [17]    RO
+    logic        active;          // [16]    RO
+    logic [7:0]  b_stage;         // [15:8]  RO
+    logic [7:0]  t_stage;         // [7:0]   RO
 } status_t;
 
-// 0x158 rate_rules
+// 0x158 rate_rules: Rate rules
 typedef struct packed {
-    logic [2:0]  reserved_hi;      // [31:29]
-    logic        hai_mult;         // [28]    1: hyper increase adds i x rhai
-    logic        reserved_mid;     // [27]
-    logic [10:0] min_dec_fac;      // [26:16] Q0.10, share of Rc a decrease keeps (1024+: all)
-    logic [5:0]  reserved_lo;      // [15:10]
-    logic [9:0]  alpha_init;       // [9:0]   Q0.10, alpha while inactive
+    logic [2:0]  rsvd_31_29;      // [31:29] reserved: reads 0, ignores writes
+    logic        hai_mult;        // [28]    RW
+    logic        rsvd_27_27;      // [27]    reserved: reads 0, ignores writes
+    logic [10:0] min_dec_fac;     // [26:16] RW
+    logic [5:0]  rsvd_15_10;      // [15:10] reserved: reads 0, ignores writes
+    logic [9:0]  alpha_init;      // [9:0]   RW
 } rate_rules_t;
 
-// 0x15C control (spec 4.9)
+// 0x15C control: Control scheme
 typedef struct packed {
-    logic [22:0] reserved_hi;      // [31:9]
-    logic        gate_mask;        // [8]     1: no beat is accepted
-    logic [5:0]  reserved_lo;      // [7:2]
-    logic [1:0]  scheme;           // [1:0]   bit 0: firmware sets the rate; bit 1: not throttled
+    logic [22:0] rsvd_31_9;       // [31:9]  reserved: reads 0, ignores writes
+    logic        gate_mask;       // [8]     RW
+    logic [5:0]  rsvd_7_2;        // [7:2]   reserved: reads 0, ignores writes
+    logic [1:0]  scheme;          // [1:0]   RW
 } control_t;
 
-// 0x170 trace_ctrl (spec 4.10)
+// 0x170 trace_ctrl: Trace control
 typedef struct packed {
-    logic [22:0] reserved_hi;      // [31:9]
-    logic        trace_clear;      // [8]     W, reads 0: writing 1 empties the window, clears 0x174-0x17C
-    logic [5:0]  reserved_lo;      // [7:2]
-    logic        trace_wrap;       // [1]     1: keep the last 64 events; 0: the first 64
-    logic        trace_en;         // [0]     1: armed
+    logic [22:0] rsvd_31_9;       // [31:9]  reserved: reads 0, ignores writes
+    logic        trace_clear;     // [8]     W, reads 0
+    logic [5:0]  rsvd_7_2;        // [7:2]   reserved: reads 0, ignores writes
+    logic        trace_wrap;      // [1]     RW
+    logic        trace_en;        // [0]     RW
 } trace_ctrl_t;
 
-// 0x174 trace_status
+// 0x174 trace_status: Trace status
 typedef struct packed {
-    logic [14:0] reserved_hi;      // [31:17]
-    logic        lost;             // [16]
-    logic [1:0]  reserved_mid;     // [15:14]
-    logic [5:0]  wptr;             // [13:8]
-    logic        reserved_lo;      // [7]
-    logic [6:0]  count;            // [6:0]
+    logic [14:0] rsvd_31_17;      // [31:17] reserved: reads 0, ignores writes
+    logic        trace_lost;      // [16]    RO
+    logic [1:0]  rsvd_15_14;      // [15:14] reserved: reads 0, ignores writes
+    logic [5:0]  trace_wptr;      // [13:8]  RO
+    logic        rsvd_7_7;        // [7]     reserved: reads 0, ignores writes
+    logic [6:0]  trace_count;     // [6:0]   RO
 } trace_status_t;
 
-// 0x178 trace_counts
+// 0x178 trace_counts: Trace event counts
 typedef struct packed {
-    logic [1:0]  reserved;         // [31:30]
-    logic [9:0]  n_timer;          // [29:20]
-    logic [9:0]  n_byte;           // [19:10]
-    logic [9:0]  n_dec;            // [9:0]
+    logic [1:0]  rsvd_31_30;      // [31:30] reserved: reads 0, ignores writes
+    logic [9:0]  trace_n_timer;   // [29:20] RO
+    logic [9:0]  trace_n_byte;    // [19:10] RO
+    logic [9:0]  trace_n_dec;     // [9:0]   RO
 } trace_counts_t;
 
-// 0x180 trace_sel
+// 0x180 trace_sel: Trace entry select
 typedef struct packed {
-    logic [25:0] reserved;         // [31:6]
-    logic [5:0]  trace_sel;        // [5:0]   k: 0x184-0x18C show the k-th oldest entry
+    logic [25:0] rsvd_31_6;       // [31:6]  reserved: reads 0, ignores writes
+    logic [5:0]  trace_sel;       // [5:0]   RW
 } trace_sel_t;
 
-// 0x184 trace_entry
+// 0x184 trace_entry: Trace entry type
 typedef struct packed {
-    logic [22:0] reserved_hi;      // [31:9]
-    logic        valid;            // [8]     trace_sel < count
-    logic [3:0]  reserved_lo;      // [7:4]
-    logic        both;             // [3]
-    logic [2:0]  kind;             // [2:0]   type
+    logic [22:0] rsvd_31_9;       // [31:9]  reserved: reads 0, ignores writes
+    logic        entry_valid;     // [8]     RO
+    logic [3:0]  rsvd_7_4;        // [7:4]   reserved: reads 0, ignores writes
+    logic        entry_both;      // [3]     RO
+    logic [2:0]  entry_type;      // [2:0]   RO
 } trace_entry_t;
+// END GENERATED words
 
 // One entry of trace_mem (68 bits, spec 4.10)
 typedef struct packed {
@@ -215,23 +217,26 @@ typedef struct packed {
 // Writable words are held as read (reserved and write-only bits 0). `config` is a keyword of
 // SystemVerilog (configurations), so that word's member is config_word.
 typedef struct packed {
-    config_t     config_word;
-    logic [31:0] rai;              // bytes/s
-    logic [31:0] rhai;             // bytes/s
-    logic [31:0] rmin;             // bytes/s
-    logic [31:0] inc_interval;     // cycles
-    intervals_t  intervals;
-    bypass_t     bypass;
-    ext_ctrl_t   ext_ctrl;
-    logic [31:0] byte_threshold;   // bytes
-    logic [31:0] credit_cap;       // bytes
-    logic [31:0] rmax;             // bytes/s, 0 = no ceiling
-    logic [31:0] rate_first_cnp;   // bytes/s, 0 = off
-    rate_rules_t rate_rules;
-    control_t    control;
-    logic [31:0] fw_rate;          // bytes/s, 0 = L
-    trace_ctrl_t trace_ctrl;
-    trace_sel_t  trace_sel;
+    // the held words (those with a read/write field)
+    // BEGIN GENERATED held: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+    config_t     config_word;     // 0x000
+    logic [31:0] rai;             // 0x004
+    logic [31:0] rhai;            // 0x008
+    logic [31:0] rmin;            // 0x00C
+    logic [31:0] inc_interval;    // 0x010
+    intervals_t  intervals;       // 0x014
+    bypass_t     bypass;          // 0x024
+    ext_ctrl_t   ext_ctrl;        // 0x100
+    logic [31:0] byte_threshold;  // 0x104
+    logic [31:0] credit_cap;      // 0x108
+    logic [31:0] rmax;            // 0x150
+    logic [31:0] rate_first_cnp;  // 0x154
+    rate_rules_t rate_rules;      // 0x158
+    control_t    control;         // 0x15C
+    logic [31:0] fw_rate;         // 0x160
+    trace_ctrl_t trace_ctrl;      // 0x170
+    trace_sel_t  trace_sel;       // 0x180
+    // END GENERATED held
     trace_t      trace;
     logic [15:0] cnp_cnt16;        // alpha_cnp[26:11]
     stats_t      stats;

@@ -126,13 +126,18 @@ module dcqcn_regs #(
     logic         rd_en;
     logic [9:0]   wr_word;
     logic [9:0]   rd_word;
-    // write data with the unstrobed byte lanes 0, as the two words with action bits; only the
-    // action bits are used (spec 6.2)
+    // spec 6.2: the action bits, from the write data with the unstrobed byte lanes 0
+    // BEGIN GENERATED write-decl: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+    // the strobed write data of the words with action bits (only the action bits are used)
     /* verilator lint_off UNUSEDSIGNAL */
     alpha_cnp_t   wr_alpha_cnp;
     ext_ctrl_t    wr_ext_ctrl;
     trace_ctrl_t  wr_trace_ctrl;
     /* verilator lint_on UNUSEDSIGNAL */
+    logic         cnp_cnt_clear;
+    logic         cnt_clear;
+    logic         trace_clear;
+    // END GENERATED write-decl
     alpha_cnp_t   rd_alpha_cnp;
     id_t          rd_id;
     credit_frac_t rd_credit_frac;
@@ -140,9 +145,6 @@ module dcqcn_regs #(
     logic [1:0]   wresp;
     logic [31:0]  rword;
     logic         rmapped;
-    logic         cnp_cnt_clear;
-    logic         cnt_clear;
-    logic         trace_clear;
     // spec 4.10: the event, its record and the entry it writes; the selected entry's read-out
     logic         trace_ev;
     logic         trace_full;
@@ -223,66 +225,72 @@ module dcqcn_regs #(
         s_axil_arready = rd_en;
 
         // spec 6.2: action bits act only when their byte lane is strobed (decoded in the write)
-        wr_alpha_cnp  = '0;
-        wr_ext_ctrl   = '0;
+        // BEGIN GENERATED write-init: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+        wr_alpha_cnp = '0;
+        wr_ext_ctrl = '0;
         wr_trace_ctrl = '0;
         cnp_cnt_clear = 1'b0;
-        cnt_clear     = 1'b0;
-        trace_clear   = 1'b0;
+        cnt_clear = 1'b0;
+        trace_clear = 1'b0;
+        // END GENERATED write-init
 
         /* Configuration writes: strobes apply to the current word value (spec 6.1) */
         // spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
         wresp = RESP_OKAY;
         if (wr_en) begin
             case (wr_word)
-                ADDR_CONFIG[11:2]:         r_d.config_word    = lane_merge(r.config_word, s_axil_wdata, s_axil_wstrb);
-                ADDR_RAI[11:2]:            r_d.rai            = lane_merge(r.rai, s_axil_wdata, s_axil_wstrb);
-                ADDR_RHAI[11:2]:           r_d.rhai           = lane_merge(r.rhai, s_axil_wdata, s_axil_wstrb);
-                ADDR_RMIN[11:2]:           r_d.rmin           = lane_merge(r.rmin, s_axil_wdata, s_axil_wstrb);
-                ADDR_INC_INTERVAL[11:2]:   r_d.inc_interval   = lane_merge(r.inc_interval, s_axil_wdata, s_axil_wstrb);
-                ADDR_INTERVALS[11:2]:      r_d.intervals      = lane_merge(r.intervals, s_axil_wdata, s_axil_wstrb);
+                // every writable word
+                // BEGIN GENERATED write: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+                ADDR_CONFIG[11:2]:         r_d.config_word = lane_merge(r.config_word, s_axil_wdata, s_axil_wstrb);
+                ADDR_RAI[11:2]:            r_d.rai = lane_merge(r.rai, s_axil_wdata, s_axil_wstrb);
+                ADDR_RHAI[11:2]:           r_d.rhai = lane_merge(r.rhai, s_axil_wdata, s_axil_wstrb);
+                ADDR_RMIN[11:2]:           r_d.rmin = lane_merge(r.rmin, s_axil_wdata, s_axil_wstrb);
+                ADDR_INC_INTERVAL[11:2]:   r_d.inc_interval = lane_merge(r.inc_interval, s_axil_wdata, s_axil_wstrb);
+                ADDR_INTERVALS[11:2]:      r_d.intervals = lane_merge(r.intervals, s_axil_wdata, s_axil_wstrb);
                 ADDR_ALPHA_CNP[11:2]: begin
-                    // writable word: only the write-only cnp_cnt_clear bit acts
-                    wr_alpha_cnp  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    wr_alpha_cnp = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
                     cnp_cnt_clear = wr_alpha_cnp.cnp_cnt_clear;
                 end
-                ADDR_BYPASS[11:2]:         r_d.bypass         = lane_merge(r.bypass, s_axil_wdata, s_axil_wstrb);
+                ADDR_BYPASS[11:2]:         r_d.bypass = lane_merge(r.bypass, s_axil_wdata, s_axil_wstrb);
                 ADDR_EXT_CTRL[11:2]: begin
                     r_d.ext_ctrl = lane_merge(r.ext_ctrl, s_axil_wdata, s_axil_wstrb);
-                    wr_ext_ctrl  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
-                    cnt_clear    = wr_ext_ctrl.cnt_clear;
+                    wr_ext_ctrl = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    cnt_clear = wr_ext_ctrl.cnt_clear;
                 end
                 ADDR_BYTE_THRESHOLD[11:2]: r_d.byte_threshold = lane_merge(r.byte_threshold, s_axil_wdata, s_axil_wstrb);
-                ADDR_CREDIT_CAP[11:2]:     r_d.credit_cap     = lane_merge(r.credit_cap, s_axil_wdata, s_axil_wstrb);
-                ADDR_RMAX[11:2]:           r_d.rmax           = lane_merge(r.rmax, s_axil_wdata, s_axil_wstrb);
+                ADDR_CREDIT_CAP[11:2]:     r_d.credit_cap = lane_merge(r.credit_cap, s_axil_wdata, s_axil_wstrb);
+                ADDR_RMAX[11:2]:           r_d.rmax = lane_merge(r.rmax, s_axil_wdata, s_axil_wstrb);
                 ADDR_RATE_FIRST_CNP[11:2]: r_d.rate_first_cnp = lane_merge(r.rate_first_cnp, s_axil_wdata, s_axil_wstrb);
-                ADDR_RATE_RULES[11:2]:     r_d.rate_rules     = lane_merge(r.rate_rules, s_axil_wdata, s_axil_wstrb);
-                ADDR_CONTROL[11:2]:        r_d.control        = lane_merge(r.control, s_axil_wdata, s_axil_wstrb);
-                ADDR_FW_RATE[11:2]:        r_d.fw_rate        = lane_merge(r.fw_rate, s_axil_wdata, s_axil_wstrb);
+                ADDR_RATE_RULES[11:2]:     r_d.rate_rules = lane_merge(r.rate_rules, s_axil_wdata, s_axil_wstrb);
+                ADDR_CONTROL[11:2]:        r_d.control = lane_merge(r.control, s_axil_wdata, s_axil_wstrb);
+                ADDR_FW_RATE[11:2]:        r_d.fw_rate = lane_merge(r.fw_rate, s_axil_wdata, s_axil_wstrb);
                 ADDR_TRACE_CTRL[11:2]: begin
                     r_d.trace_ctrl = lane_merge(r.trace_ctrl, s_axil_wdata, s_axil_wstrb);
-                    wr_trace_ctrl  = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
-                    trace_clear    = wr_trace_ctrl.trace_clear;
+                    wr_trace_ctrl = lane_merge(32'd0, s_axil_wdata, s_axil_wstrb);
+                    trace_clear = wr_trace_ctrl.trace_clear;
                 end
-                ADDR_TRACE_SEL[11:2]:      r_d.trace_sel      = lane_merge(r.trace_sel, s_axil_wdata, s_axil_wstrb);
-                default:                   wresp              = RESP_DECERR;
+                ADDR_TRACE_SEL[11:2]:      r_d.trace_sel = lane_merge(r.trace_sel, s_axil_wdata, s_axil_wstrb);
+                // END GENERATED write
+                default:                   wresp = RESP_DECERR;
             endcase
         end
         // spec 6.2: reserved bits read 0 and ignore writes; write-only bits read 0
-        r_d.config_word.reserved = '0;
-        r_d.bypass.reserved      = '0;
-        r_d.ext_ctrl.reserved_hi = '0;
-        r_d.ext_ctrl.cnt_clear   = 1'b0;
-        r_d.ext_ctrl.reserved_lo = '0;
-        r_d.rate_rules.reserved_hi  = '0;
-        r_d.rate_rules.reserved_mid = 1'b0;
-        r_d.rate_rules.reserved_lo  = '0;
-        r_d.control.reserved_hi     = '0;
-        r_d.control.reserved_lo     = '0;
-        r_d.trace_ctrl.reserved_hi  = '0;
-        r_d.trace_ctrl.trace_clear  = 1'b0;
-        r_d.trace_ctrl.reserved_lo  = '0;
-        r_d.trace_sel.reserved      = '0;
+        // BEGIN GENERATED clear: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+        r_d.config_word.rsvd_31_23 = '0;
+        r_d.bypass.rsvd_31_1 = '0;
+        r_d.ext_ctrl.rsvd_31_9 = '0;
+        r_d.ext_ctrl.cnt_clear = 1'b0;
+        r_d.ext_ctrl.rsvd_7_2 = '0;
+        r_d.rate_rules.rsvd_31_29 = '0;
+        r_d.rate_rules.rsvd_27_27 = 1'b0;
+        r_d.rate_rules.rsvd_15_10 = '0;
+        r_d.control.rsvd_31_9 = '0;
+        r_d.control.rsvd_7_2 = '0;
+        r_d.trace_ctrl.rsvd_31_9 = '0;
+        r_d.trace_ctrl.trace_clear = 1'b0;
+        r_d.trace_ctrl.rsvd_7_2 = '0;
+        r_d.trace_sel.rsvd_31_6 = '0;
+        // END GENERATED clear
 
         // spec 6.1: write response
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
@@ -305,37 +313,48 @@ module dcqcn_regs #(
             rd_id.magic            = 16'hDCC1;
             rd_id.version          = 8'h01;
             rd_id.data_bytes       = DATA_BYTES_32[7:0];
-            rd_credit_frac.frac    = credit[15:0];
+            rd_credit_frac.credit_frac = credit[15:0];
             rd_status.t_stage       = t_stage;
             rd_status.b_stage       = b_stage;
             rd_status.active        = active;
             rd_status.dec_pending   = dec_pending;
             rd_status.alpha_pending = alpha_pending;
-            rd_trace_status.count   = r.trace.count;
-            rd_trace_status.wptr    = r.trace.wptr;
-            rd_trace_status.lost    = r.trace.lost;
-            rd_trace_counts.n_dec   = r.trace.n_dec;
-            rd_trace_counts.n_byte  = r.trace.n_byte;
-            rd_trace_counts.n_timer = r.trace.n_timer;
-            rd_trace_entry.valid    = trace_sel_valid;
-            rd_trace_entry.both     = trace_rd.both;
-            rd_trace_entry.kind     = trace_rd.kind;
+            rd_trace_status.trace_count = r.trace.count;
+            rd_trace_status.trace_wptr  = r.trace.wptr;
+            rd_trace_status.trace_lost  = r.trace.lost;
+            rd_trace_counts.trace_n_dec   = r.trace.n_dec;
+            rd_trace_counts.trace_n_byte  = r.trace.n_byte;
+            rd_trace_counts.trace_n_timer = r.trace.n_timer;
+            rd_trace_entry.entry_valid  = trace_sel_valid;
+            rd_trace_entry.entry_both   = trace_rd.both;
+            rd_trace_entry.entry_type   = trace_rd.kind;
 
             rmapped = 1'b1;
             case (rd_word)
+                // the held words
+                // BEGIN GENERATED read: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
                 ADDR_CONFIG[11:2]:         rword = r.config_word;
                 ADDR_RAI[11:2]:            rword = r.rai;
                 ADDR_RHAI[11:2]:           rword = r.rhai;
                 ADDR_RMIN[11:2]:           rword = r.rmin;
                 ADDR_INC_INTERVAL[11:2]:   rword = r.inc_interval;
                 ADDR_INTERVALS[11:2]:      rword = r.intervals;
-                ADDR_RC[11:2]:             rword = rc;
-                ADDR_RT[11:2]:             rword = rt;
-                ADDR_ALPHA_CNP[11:2]:      rword = rd_alpha_cnp;
                 ADDR_BYPASS[11:2]:         rword = r.bypass;
                 ADDR_EXT_CTRL[11:2]:       rword = r.ext_ctrl;
                 ADDR_BYTE_THRESHOLD[11:2]: rword = r.byte_threshold;
                 ADDR_CREDIT_CAP[11:2]:     rword = r.credit_cap;
+                ADDR_RMAX[11:2]:           rword = r.rmax;
+                ADDR_RATE_FIRST_CNP[11:2]: rword = r.rate_first_cnp;
+                ADDR_RATE_RULES[11:2]:     rword = r.rate_rules;
+                ADDR_CONTROL[11:2]:        rword = r.control;
+                ADDR_FW_RATE[11:2]:        rword = r.fw_rate;
+                ADDR_TRACE_CTRL[11:2]:     rword = r.trace_ctrl;
+                ADDR_TRACE_SEL[11:2]:      rword = r.trace_sel;
+                // END GENERATED read
+                // the read-only words
+                ADDR_RC[11:2]:             rword = rc;
+                ADDR_RT[11:2]:             rword = rt;
+                ADDR_ALPHA_CNP[11:2]:      rword = rd_alpha_cnp;
                 ADDR_ID[11:2]:             rword = rd_id;
                 ADDR_CREDIT_BYTES[11:2]:   rword = credit[47:16];
                 ADDR_CREDIT_FRAC[11:2]:    rword = rd_credit_frac;
@@ -351,16 +370,9 @@ module dcqcn_regs #(
                 ADDR_CNT_BYTES_LO[11:2]:   rword = r.stats.cnt_bytes[31:0];
                 ADDR_CNT_BYTES_HI[11:2]:   rword = r.stats.bytes_hi;
                 ADDR_STATUS[11:2]:         rword = rd_status;
-                ADDR_RMAX[11:2]:           rword = r.rmax;
-                ADDR_RATE_FIRST_CNP[11:2]: rword = r.rate_first_cnp;
-                ADDR_RATE_RULES[11:2]:     rword = r.rate_rules;
-                ADDR_CONTROL[11:2]:        rword = r.control;
-                ADDR_FW_RATE[11:2]:        rword = r.fw_rate;
-                ADDR_TRACE_CTRL[11:2]:     rword = r.trace_ctrl;
                 ADDR_TRACE_STATUS[11:2]:   rword = rd_trace_status;
                 ADDR_TRACE_COUNTS[11:2]:   rword = rd_trace_counts;
                 ADDR_TRACE_TIME[11:2]:     rword = r.trace.time_;
-                ADDR_TRACE_SEL[11:2]:      rword = r.trace_sel;
                 ADDR_TRACE_ENTRY[11:2]:    rword = rd_trace_entry;
                 ADDR_TRACE_RC[11:2]:       rword = trace_rd.rc;
                 ADDR_TRACE_STAMP[11:2]:    rword = trace_rd.stamp;

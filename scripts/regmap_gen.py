@@ -16,6 +16,9 @@ Generated (paths relative to the repository root):
     docs/spec.md                        the tables of section 6.2, between the GENERATED markers
     rtl/dcqcn_regmap.svh                the SV word addresses ADDR_<NAME>, between the markers
     rtl/vhdl/dcqcn_pkg.vhd              the VHDL word addresses ADDR_<NAME>, between the markers
+    the register block's layouts, held configuration and decode (scripts/regmap_blocks.py) in
+    rtl/dcqcn_regmap.svh, rtl/dcqcn_regs.sv, rtl/vhdl/dcqcn_pkg.vhd, rtl/vhdl/dcqcn_regs.vhd,
+    crates/dcqcn-model/src/{regmap,config,snapshot}.rs, between their markers (docs/generated.md)
 
 The SystemRDL is compiled and checked by systemrdl-compiler; the project's conventions (unique field
 names, the three access kinds, the user-defined properties) are checked here. Errors name the file
@@ -29,6 +32,8 @@ import os
 import sys
 import tempfile
 
+import regmap_blocks as blocks
+
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 SOURCE = "regmap/dcqcn_regs.rdl"
 JSON_OUT = "regmap/dcqcn_regs.json"
@@ -39,7 +44,15 @@ SPEC = "docs/spec.md"
 SV_REGMAP = "rtl/dcqcn_regmap.svh"
 VHDL_PKG = "rtl/vhdl/dcqcn_pkg.vhd"
 # Hand-kept files with a generated region: `BEGIN GENERATED <tag>:` / `END GENERATED <tag>` lines.
-REGION_FILES = [SV_REGMAP, VHDL_PKG]
+SV_REGS = "rtl/dcqcn_regs.sv"
+VHDL_REGS = "rtl/vhdl/dcqcn_regs.vhd"
+RUST_CONFIG = "crates/dcqcn-model/src/config.rs"
+RUST_SNAPSHOT = "crates/dcqcn-model/src/snapshot.rs"
+# The features whose configuration registers have a region of their own in the snapshot! list
+# (their place in the list is fixed by golden format 1 and the files written since); the registers
+# of any other feature go to its last region, `cfg-other`.
+SNAPSHOT_GROUPS = [None, "rate_rules", "control", "trace"]
+REGION_FILES = [SV_REGMAP, SV_REGS, VHDL_PKG, VHDL_REGS, RUST_CONFIG, RUST_SNAPSHOT]
 OUTPUTS = [JSON_OUT, C_OUT, ROGUE_OUT, RUST_OUT, SPEC] + REGION_FILES
 
 BEGIN = ("<!-- BEGIN GENERATED regmap: scripts/regmap_gen.py from regmap/dcqcn_regs.rdl; edit the "
@@ -181,6 +194,8 @@ def load(path):
             "offset": reg.address_offset,
             "title": reg.get_property("name"),
             "writable": any(x["access"] != "RO" for x in fields),
+            "feature": reg.get_property("feature"),
+            "write_order": reg.get_property("write_order"),
             "reset": sum(x["reset"] << x["lsb"] for x in fields if x["access"] != "W"),
             "fields": fields,
         })
@@ -448,6 +463,7 @@ def rust_regmap(m):
         "    }",
         "}",
         "",
+    ] + blocks.rust_regmap_blocks(m, rust_int) + [
         "/// AXI response codes.",
         "pub const RESP_OKAY: u8 = 0b00;",
         "pub const RESP_DECERR: u8 = 0b11;",
@@ -506,6 +522,30 @@ def splice_region(path, text, tag, body):
     return "".join(lines[:b + 1]) + body + "".join(lines[end[0]:])
 
 
+def block_regions(m):
+    """The generated regions of the hand-kept files: {path: [(tag, body)]}."""
+    snapshot = [(f"cfg-{f or 'base'}", blocks.rust_snapshot_rows(m, f)) for f in SNAPSHOT_GROUPS]
+    snapshot.append(("cfg-other", blocks.rust_snapshot_rows(m, SNAPSHOT_GROUPS)))
+    return {
+        SV_REGMAP: [("addresses", sv_addresses(m)), ("words", blocks.sv_words(m)),
+                    ("held", blocks.sv_held(m))],
+        SV_REGS: [("write-decl", blocks.sv_write_decl(m)), ("write-init", blocks.sv_write_init(m)),
+                  ("write", blocks.sv_write(m)), ("clear", blocks.sv_clear(m)),
+                  ("read", blocks.sv_read(m))],
+        VHDL_PKG: [("addresses", vhdl_addresses(m)),
+                   ("cfg-record", blocks.vhdl_cfg_record(m, "cfg")),
+                   ("trace-cfg-record", blocks.vhdl_cfg_record(m, "trace_cfg")),
+                   ("word-decls", blocks.vhdl_word_decls(m)),
+                   ("held-decls", blocks.vhdl_held_decls(m)),
+                   ("word-bodies", blocks.vhdl_word_bodies(m))],
+        VHDL_REGS: [("action-vars", blocks.vhdl_action_vars(m)),
+                    ("actions", blocks.vhdl_actions(m)), ("write", blocks.vhdl_write(m)),
+                    ("read", blocks.vhdl_read(m)), ("read-addrs", blocks.vhdl_read_addrs(m))],
+        RUST_CONFIG: [("fields", blocks.rust_config_struct(m))],
+        RUST_SNAPSHOT: snapshot + [("cfg-from", blocks.rust_snapshot_from(m))],
+    }
+
+
 def rust_int(v):
     if v < 10_000:
         return str(v)
@@ -519,15 +559,22 @@ def rust_int(v):
 
 def generate(out_dir, spec_text):
     m, root = load(os.path.join(ROOT, SOURCE))
+    try:
+        blocks.check(m, SOURCE)
+    except blocks.BlockError as e:
+        raise SourceError(str(e)) from e
     files = {
         JSON_OUT: json.dumps(m, indent=2) + "\n",
         ROGUE_OUT: rogue_device(m),
         RUST_OUT: rust_regmap(m),
         SPEC: splice_spec(spec_text, spec_tables(m)),
     }
-    for rel, body in [(SV_REGMAP, sv_addresses(m)), (VHDL_PKG, vhdl_addresses(m))]:
+    for rel, regions in block_regions(m).items():
         with open(os.path.join(ROOT, rel)) as fh:
-            files[rel] = splice_region(rel, fh.read(), "addresses", body)
+            text = fh.read()
+        for tag, body in regions:
+            text = splice_region(rel, text, tag, body)
+        files[rel] = text
     with tempfile.TemporaryDirectory() as tmp:
         files[C_OUT] = c_header(m, root, tmp)
     for rel, text in files.items():
@@ -572,7 +619,7 @@ def main():
             return 1
         print(f"regmap-check: {len(OUTPUTS)} generated files match {SOURCE}")
         return 0
-    except SourceError as e:
+    except (SourceError, blocks.BlockError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     except ImportError as e:

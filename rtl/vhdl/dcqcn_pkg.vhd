@@ -73,38 +73,17 @@ package dcqcn_pkg is
   constant RESP_DECERR : std_logic_vector(1 downto 0) := "11";
 
   -----------------------------------------------------------------------------------------------
-  -- Word records (spec 6.2): the fields of the words that hold more than one field
+  -- Word records (spec 6.2): the read-only fields of the words that hold two or more
   -----------------------------------------------------------------------------------------------
 
-  -- 0x000; [31:23] read 0
-  type ConfigWordType is record
-    alpha_g         : unsigned(9 downto 0); -- [9:0]
-    dec_gain        : unsigned(3 downto 0); -- [13:10]
-    stage_threshold : unsigned(7 downto 0); -- [21:14]
-    clamp_tgt       : std_logic;            -- [22]
-  end record ConfigWordType;
-
-  -- 0x014
-  type IntervalsWordType is record
-    dec_interval   : unsigned(15 downto 0); -- [15:0]
-    alpha_interval : unsigned(15 downto 0); -- [31:16]
-  end record IntervalsWordType;
-
-  -- 0x020; [31:27] read 0
+  -- BEGIN GENERATED word-decls: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+  -- 0x020 alpha_cnp: Alpha and CNP count (its read-only fields)
   type AlphaCnpWordType is record
-    alpha         : unsigned(9 downto 0);  -- [9:0] RO
-    cnp_cnt_clear : std_logic;             -- [10] write-only, reads 0
-    cnp_cnt16     : unsigned(15 downto 0); -- [26:11] RO
+    alpha     : unsigned(9 downto 0);  -- [9:0]
+    cnp_cnt16 : unsigned(15 downto 0); -- [26:11]
   end record AlphaCnpWordType;
 
-  -- 0x100; [7:2] and [31:9] read 0
-  type ExtCtrlWordType is record
-    timer_en  : std_logic; -- [0]
-    byte_en   : std_logic; -- [1]
-    cnt_clear : std_logic; -- [8] write-only, reads 0
-  end record ExtCtrlWordType;
-
-  -- 0x148; [31:19] read 0
+  -- 0x148 status: Status (its read-only fields)
   type StatusWordType is record
     t_stage       : unsigned(7 downto 0); -- [7:0]
     b_stage       : unsigned(7 downto 0); -- [15:8]
@@ -113,58 +92,33 @@ package dcqcn_pkg is
     alpha_pending : std_logic;            -- [18]
   end record StatusWordType;
 
-  -- 0x158; [15:10], [27] and [31:29] read 0
-  type RateRulesWordType is record
-    alpha_init  : unsigned(9 downto 0);  -- [9:0]
-    min_dec_fac : unsigned(10 downto 0); -- [26:16]
-    hai_mult    : std_logic;             -- [28]
-  end record RateRulesWordType;
-
-  -- 0x15C; [7:2] and [31:9] read 0 (spec 4.9)
-  type ControlWordType is record
-    scheme    : unsigned(1 downto 0); -- [1:0]
-    gate_mask : std_logic;            -- [8]
-  end record ControlWordType;
-
-  -- 0x170; [7:2] and [31:9] read 0 (spec 4.10)
-  type TraceCtrlWordType is record
-    trace_en    : std_logic; -- [0]
-    trace_wrap  : std_logic; -- [1]
-    trace_clear : std_logic; -- [8] write-only, reads 0
-  end record TraceCtrlWordType;
-
-  -- 0x174; [7], [15:14] and [31:17] read 0
+  -- 0x174 trace_status: Trace status (its read-only fields)
   type TraceStatusWordType is record
-    count : unsigned(6 downto 0); -- [6:0]
-    wptr  : unsigned(5 downto 0); -- [13:8]
-    lost  : std_logic;            -- [16]
+    trace_count : unsigned(6 downto 0); -- [6:0]
+    trace_wptr  : unsigned(5 downto 0); -- [13:8]
+    trace_lost  : std_logic;            -- [16]
   end record TraceStatusWordType;
 
-  -- 0x178; [31:30] read 0
+  -- 0x178 trace_counts: Trace event counts (its read-only fields)
   type TraceCountsWordType is record
-    n_dec   : unsigned(9 downto 0); -- [9:0]
-    n_byte  : unsigned(9 downto 0); -- [19:10]
-    n_timer : unsigned(9 downto 0); -- [29:20]
+    trace_n_dec   : unsigned(9 downto 0); -- [9:0]
+    trace_n_byte  : unsigned(9 downto 0); -- [19:10]
+    trace_n_timer : unsigned(9 downto 0); -- [29:20]
   end record TraceCountsWordType;
 
-  function to_word (w : ConfigWordType) return word32_t;
-  function to_word (w : IntervalsWordType) return word32_t;
+  -- 0x184 trace_entry: Trace entry type (its read-only fields)
+  type TraceEntryWordType is record
+    entry_type  : unsigned(2 downto 0); -- [2:0]
+    entry_both  : std_logic;            -- [3]
+    entry_valid : std_logic;            -- [8]
+  end record TraceEntryWordType;
+
   function to_word (w : AlphaCnpWordType) return word32_t;
-  function to_word (w : ExtCtrlWordType) return word32_t;
   function to_word (w : StatusWordType) return word32_t;
-  function to_word (w : RateRulesWordType) return word32_t;
-  function to_word (w : ControlWordType) return word32_t;
-  function to_word (w : TraceCtrlWordType) return word32_t;
   function to_word (w : TraceStatusWordType) return word32_t;
   function to_word (w : TraceCountsWordType) return word32_t;
-
-  function to_config_word (v : word32_t) return ConfigWordType;
-  function to_intervals_word (v : word32_t) return IntervalsWordType;
-  function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType;
-  function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType;
-  function to_rate_rules_word (v : word32_t) return RateRulesWordType;
-  function to_control_word (v : word32_t) return ControlWordType;
-  function to_trace_ctrl_word (v : word32_t) return TraceCtrlWordType;
+  function to_word (w : TraceEntryWordType) return word32_t;
+  -- END GENERATED word-decls
 
   -----------------------------------------------------------------------------------------------
   -- State records, one per block (spec 7); the reset values are each architecture's REG_INIT_C
@@ -217,6 +171,7 @@ package dcqcn_pkg is
 
   -- dcqcn_regs: configuration registers (spec 6.2, the cfg_ names without the prefix)
   type CfgType is record
+    -- BEGIN GENERATED cfg-record: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
     alpha_g         : unsigned(9 downto 0);
     dec_gain        : unsigned(3 downto 0);
     stage_threshold : unsigned(7 downto 0);
@@ -240,15 +195,18 @@ package dcqcn_pkg is
     scheme          : unsigned(1 downto 0);
     gate_mask       : std_logic;
     fw_rate         : unsigned(31 downto 0);
+  -- END GENERATED cfg-record
   end record CfgType;
 
   -- dcqcn_regs: the event trace's configuration (spec 4.10). A record of its own, not more fields
   -- of CfgType: with them there, GHDL 2.0's synthesis at DATA_BYTES = 64 lost min_dec_fac from the
   -- read of 0x158 (it read 0; 8 and 32 bytes were right; the lockstep's regmap test found it)
   type TraceCfgType is record
+    -- BEGIN GENERATED trace-cfg-record: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
     trace_en   : std_logic;
     trace_wrap : std_logic;
     trace_sel  : unsigned(5 downto 0);
+  -- END GENERATED trace-cfg-record
   end record TraceCfgType;
 
   -- dcqcn_regs: statistics counters (spec 6.2)
@@ -297,6 +255,18 @@ package dcqcn_pkg is
     trace_cfg : TraceCfgType;
     trace     : TraceType;
   end record RegsRegType;
+
+  -- the held words as read: their read/write fields from the configuration record
+  -- BEGIN GENERATED held-decls: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+  function word_config (c : CfgType) return word32_t;
+  function word_intervals (c : CfgType) return word32_t;
+  function word_bypass (c : CfgType) return word32_t;
+  function word_ext_ctrl (c : CfgType) return word32_t;
+  function word_rate_rules (c : CfgType) return word32_t;
+  function word_control (c : CfgType) return word32_t;
+  function word_trace_ctrl (c : TraceCfgType) return word32_t;
+  function word_trace_sel (c : TraceCfgType) return word32_t;
+  -- END GENERATED held-decls
 
   -----------------------------------------------------------------------------------------------
   -- Parameters (spec 2)
@@ -373,36 +343,12 @@ end package dcqcn_pkg;
 
 package body dcqcn_pkg is
 
-  function to_word (w : ConfigWordType) return word32_t is
-    variable v : word32_t := (others => '0');
-  begin
-    v(9 downto 0)   := std_logic_vector(w.alpha_g);
-    v(13 downto 10) := std_logic_vector(w.dec_gain);
-    v(21 downto 14) := std_logic_vector(w.stage_threshold);
-    v(22)           := w.clamp_tgt;
-    return v;
-  end function to_word;
-
-  function to_word (w : IntervalsWordType) return word32_t is
-  begin
-    return std_logic_vector(w.alpha_interval) & std_logic_vector(w.dec_interval);
-  end function to_word;
-
+  -- BEGIN GENERATED word-bodies: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
   function to_word (w : AlphaCnpWordType) return word32_t is
     variable v : word32_t := (others => '0');
   begin
     v(9 downto 0)   := std_logic_vector(w.alpha);
-    v(10)           := w.cnp_cnt_clear;
     v(26 downto 11) := std_logic_vector(w.cnp_cnt16);
-    return v;
-  end function to_word;
-
-  function to_word (w : ExtCtrlWordType) return word32_t is
-    variable v : word32_t := (others => '0');
-  begin
-    v(0) := w.timer_en;
-    v(1) := w.byte_en;
-    v(8) := w.cnt_clear;
     return v;
   end function to_word;
 
@@ -417,111 +363,99 @@ package body dcqcn_pkg is
     return v;
   end function to_word;
 
-  function to_word (w : RateRulesWordType) return word32_t is
-    variable v : word32_t := (others => '0');
-  begin
-    v(9 downto 0)   := std_logic_vector(w.alpha_init);
-    v(26 downto 16) := std_logic_vector(w.min_dec_fac);
-    v(28)           := w.hai_mult;
-    return v;
-  end function to_word;
-
-  function to_word (w : ControlWordType) return word32_t is
-    variable v : word32_t := (others => '0');
-  begin
-    v(1 downto 0) := std_logic_vector(w.scheme);
-    v(8)          := w.gate_mask;
-    return v;
-  end function to_word;
-
-  function to_word (w : TraceCtrlWordType) return word32_t is
-    variable v : word32_t := (others => '0');
-  begin
-    v(0) := w.trace_en;
-    v(1) := w.trace_wrap;
-    v(8) := w.trace_clear;
-    return v;
-  end function to_word;
-
   function to_word (w : TraceStatusWordType) return word32_t is
     variable v : word32_t := (others => '0');
   begin
-    v(6 downto 0)  := std_logic_vector(w.count);
-    v(13 downto 8) := std_logic_vector(w.wptr);
-    v(16)          := w.lost;
+    v(6 downto 0)  := std_logic_vector(w.trace_count);
+    v(13 downto 8) := std_logic_vector(w.trace_wptr);
+    v(16)          := w.trace_lost;
     return v;
   end function to_word;
 
   function to_word (w : TraceCountsWordType) return word32_t is
     variable v : word32_t := (others => '0');
   begin
-    v(9 downto 0)   := std_logic_vector(w.n_dec);
-    v(19 downto 10) := std_logic_vector(w.n_byte);
-    v(29 downto 20) := std_logic_vector(w.n_timer);
+    v(9 downto 0)   := std_logic_vector(w.trace_n_dec);
+    v(19 downto 10) := std_logic_vector(w.trace_n_byte);
+    v(29 downto 20) := std_logic_vector(w.trace_n_timer);
     return v;
   end function to_word;
 
-  function to_config_word (v : word32_t) return ConfigWordType is
-    variable w : ConfigWordType;
+  function to_word (w : TraceEntryWordType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.alpha_g         := unsigned(v(9 downto 0));
-    w.dec_gain        := unsigned(v(13 downto 10));
-    w.stage_threshold := unsigned(v(21 downto 14));
-    w.clamp_tgt       := v(22);
-    return w;
-  end function to_config_word;
+    v(2 downto 0) := std_logic_vector(w.entry_type);
+    v(3)          := w.entry_both;
+    v(8)          := w.entry_valid;
+    return v;
+  end function to_word;
 
-  function to_intervals_word (v : word32_t) return IntervalsWordType is
-    variable w : IntervalsWordType;
+  function word_config (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.dec_interval   := unsigned(v(15 downto 0));
-    w.alpha_interval := unsigned(v(31 downto 16));
-    return w;
-  end function to_intervals_word;
+    v(9 downto 0)   := std_logic_vector(c.alpha_g);
+    v(13 downto 10) := std_logic_vector(c.dec_gain);
+    v(21 downto 14) := std_logic_vector(c.stage_threshold);
+    v(22)           := c.clamp_tgt;
+    return v;
+  end function word_config;
 
-  function to_alpha_cnp_word (v : word32_t) return AlphaCnpWordType is
-    variable w : AlphaCnpWordType;
+  function word_intervals (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.alpha         := unsigned(v(9 downto 0));
-    w.cnp_cnt_clear := v(10);
-    w.cnp_cnt16     := unsigned(v(26 downto 11));
-    return w;
-  end function to_alpha_cnp_word;
+    v(15 downto 0)  := std_logic_vector(c.dec_interval);
+    v(31 downto 16) := std_logic_vector(c.alpha_interval);
+    return v;
+  end function word_intervals;
 
-  function to_ext_ctrl_word (v : word32_t) return ExtCtrlWordType is
-    variable w : ExtCtrlWordType;
+  function word_bypass (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.timer_en  := v(0);
-    w.byte_en   := v(1);
-    w.cnt_clear := v(8);
-    return w;
-  end function to_ext_ctrl_word;
+    v(0) := c.bypass;
+    return v;
+  end function word_bypass;
 
-  function to_rate_rules_word (v : word32_t) return RateRulesWordType is
-    variable w : RateRulesWordType;
+  function word_ext_ctrl (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.alpha_init  := unsigned(v(9 downto 0));
-    w.min_dec_fac := unsigned(v(26 downto 16));
-    w.hai_mult    := v(28);
-    return w;
-  end function to_rate_rules_word;
+    v(0) := c.timer_en;
+    v(1) := c.byte_en;
+    return v;
+  end function word_ext_ctrl;
 
-  function to_control_word (v : word32_t) return ControlWordType is
-    variable w : ControlWordType;
+  function word_rate_rules (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.scheme    := unsigned(v(1 downto 0));
-    w.gate_mask := v(8);
-    return w;
-  end function to_control_word;
+    v(9 downto 0)   := std_logic_vector(c.alpha_init);
+    v(26 downto 16) := std_logic_vector(c.min_dec_fac);
+    v(28)           := c.hai_mult;
+    return v;
+  end function word_rate_rules;
 
-  function to_trace_ctrl_word (v : word32_t) return TraceCtrlWordType is
-    variable w : TraceCtrlWordType;
+  function word_control (c : CfgType) return word32_t is
+    variable v : word32_t := (others => '0');
   begin
-    w.trace_en    := v(0);
-    w.trace_wrap  := v(1);
-    w.trace_clear := v(8);
-    return w;
-  end function to_trace_ctrl_word;
+    v(1 downto 0) := std_logic_vector(c.scheme);
+    v(8)          := c.gate_mask;
+    return v;
+  end function word_control;
+
+  function word_trace_ctrl (c : TraceCfgType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(0) := c.trace_en;
+    v(1) := c.trace_wrap;
+    return v;
+  end function word_trace_ctrl;
+
+  function word_trace_sel (c : TraceCfgType) return word32_t is
+    variable v : word32_t := (others => '0');
+  begin
+    v(5 downto 0) := std_logic_vector(c.trace_sel);
+    return v;
+  end function word_trace_sel;
+
+  -- END GENERATED word-bodies
 
   function dcqcn_check_params (
     unit        : string;

@@ -179,6 +179,7 @@ architecture rtl of dcqcn_regs is
 
   -- spec 6.2: the words that can be read (OKAY); every other address reads 0 with DECERR
   constant READ_ADDRS_C : integer_vector := (
+    -- BEGIN GENERATED read-addrs: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
     ADDR_CONFIG,
     ADDR_RAI,
     ADDR_RHAI,
@@ -220,6 +221,7 @@ architecture rtl of dcqcn_regs is
     ADDR_TRACE_ENTRY,
     ADDR_TRACE_RC,
     ADDR_TRACE_STAMP);
+  -- END GENERATED read-addrs
 
   -- '1' at the word index of each byte address in addrs
   function word_map (addrs : integer_vector) return std_logic_vector is
@@ -256,29 +258,27 @@ architecture rtl of dcqcn_regs is
 begin
 
   comb : process (all) is
-    variable v             : RegsRegType;
-    variable wr_en         : std_logic;
-    variable rd_en         : std_logic;
-    variable wr_word       : word_index_t;
-    variable rd_word       : word_index_t;
-    variable cfg_word      : ConfigWordType;
-    variable intervals     : IntervalsWordType;
-    variable rules         : RateRulesWordType;
-    variable control       : ControlWordType;
-    variable wresp         : std_logic_vector(1 downto 0);
-    variable rtab          : Word32ArrayType(0 to READ_WORDS_C - 1);
-    variable rword         : word32_t;
-    variable rmapped       : std_logic;
+    variable v       : RegsRegType;
+    variable wr_en   : std_logic;
+    variable rd_en   : std_logic;
+    variable wr_word : word_index_t;
+    variable rd_word : word_index_t;
+    variable wresp   : std_logic_vector(1 downto 0);
+    variable rtab    : Word32ArrayType(0 to READ_WORDS_C - 1);
+    variable rword   : word32_t;
+    variable rmapped : std_logic;
+    -- BEGIN GENERATED action-vars: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
     variable cnp_cnt_clear : std_logic;
     variable cnt_clear     : std_logic;
     variable trace_clear   : std_logic;
-    variable trace_ev      : std_logic;
-    variable trace_full    : std_logic;
-    variable trace_rec     : std_logic;
-    variable trace_kind    : std_logic_vector(2 downto 0);
-    variable trace_both    : std_logic;
-    variable sel_valid     : std_logic;
-    variable trace_sel_rd  : trace_entry_t;
+    -- END GENERATED action-vars
+    variable trace_ev     : std_logic;
+    variable trace_full   : std_logic;
+    variable trace_rec    : std_logic;
+    variable trace_kind   : std_logic_vector(2 downto 0);
+    variable trace_both   : std_logic;
+    variable sel_valid    : std_logic;
+    variable trace_sel_rd : trace_entry_t;
   begin
     v := r;
 
@@ -288,49 +288,28 @@ begin
     wr_word := word_index(s_axil_awaddr);
     rd_word := word_index(s_axil_araddr);
 
-    -- spec 6.1: strobes apply to the current word value, then the fields are extracted
-    cfg_word  := to_config_word(lane_merge(
-      to_word(ConfigWordType'(
-        alpha_g         => r.cfg.alpha_g,
-        dec_gain        => r.cfg.dec_gain,
-        stage_threshold => r.cfg.stage_threshold,
-        clamp_tgt       => r.cfg.clamp_tgt)),
-      s_axil_wdata, s_axil_wstrb));
-    intervals := to_intervals_word(lane_merge(
-      to_word(IntervalsWordType'(
-        dec_interval   => r.cfg.dec_interval,
-        alpha_interval => r.cfg.alpha_interval)),
-      s_axil_wdata, s_axil_wstrb));
-    rules     := to_rate_rules_word(lane_merge(
-      to_word(RateRulesWordType'(
-        alpha_init  => r.cfg.alpha_init,
-        min_dec_fac => r.cfg.min_dec_fac,
-        hai_mult    => r.cfg.hai_mult)),
-      s_axil_wdata, s_axil_wstrb));
-    control   := to_control_word(lane_merge(
-      to_word(ControlWordType'(
-        scheme    => r.cfg.scheme,
-        gate_mask => r.cfg.gate_mask)),
-      s_axil_wdata, s_axil_wstrb));
-
-    -- spec 6.2: write-only action bits act only when their byte lane (1) is strobed
+    -- spec 6.2: write-only action bits act only when their byte lane is strobed
+    -- BEGIN GENERATED actions: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
     cnp_cnt_clear := wr_en and to_sl(wr_word = word_index(ADDR_ALPHA_CNP)) and s_axil_wstrb(1) and
-                     to_alpha_cnp_word(s_axil_wdata).cnp_cnt_clear;
+                     s_axil_wdata(10);
     cnt_clear     := wr_en and to_sl(wr_word = word_index(ADDR_EXT_CTRL)) and s_axil_wstrb(1) and
-                     to_ext_ctrl_word(s_axil_wdata).cnt_clear;
+                     s_axil_wdata(8);
     trace_clear   := wr_en and to_sl(wr_word = word_index(ADDR_TRACE_CTRL)) and s_axil_wstrb(1) and
-                     to_trace_ctrl_word(s_axil_wdata).trace_clear;
+                     s_axil_wdata(8);
+    -- END GENERATED actions
 
     -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect.
     -- The writable words are mutually exclusive: one `if` each (no case, see READ_WORDS_C).
     wresp := RESP_DECERR;
     if (wr_en = '1') then
+      -- spec 6.1: strobes apply to the current word value, then the fields are extracted
+      -- BEGIN GENERATED write: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
       if (wr_word = word_index(ADDR_CONFIG)) then
         wresp                 := RESP_OKAY;
-        v.cfg.alpha_g         := cfg_word.alpha_g;
-        v.cfg.dec_gain        := cfg_word.dec_gain;
-        v.cfg.stage_threshold := cfg_word.stage_threshold;
-        v.cfg.clamp_tgt       := cfg_word.clamp_tgt;
+        v.cfg.alpha_g         := unsigned(lane_merge(word_config(r.cfg), s_axil_wdata, s_axil_wstrb)(9 downto 0));
+        v.cfg.dec_gain        := unsigned(lane_merge(word_config(r.cfg), s_axil_wdata, s_axil_wstrb)(13 downto 10));
+        v.cfg.stage_threshold := unsigned(lane_merge(word_config(r.cfg), s_axil_wdata, s_axil_wstrb)(21 downto 14));
+        v.cfg.clamp_tgt       := lane_merge(word_config(r.cfg), s_axil_wdata, s_axil_wstrb)(22);
       end if;
       if (wr_word = word_index(ADDR_RAI)) then
         wresp     := RESP_OKAY;
@@ -350,26 +329,21 @@ begin
       end if;
       if (wr_word = word_index(ADDR_INTERVALS)) then
         wresp                := RESP_OKAY;
-        v.cfg.dec_interval   := intervals.dec_interval;
-        v.cfg.alpha_interval := intervals.alpha_interval;
+        v.cfg.dec_interval   := unsigned(lane_merge(word_intervals(r.cfg), s_axil_wdata, s_axil_wstrb)(15 downto 0));
+        v.cfg.alpha_interval := unsigned(lane_merge(word_intervals(r.cfg), s_axil_wdata, s_axil_wstrb)(31 downto 16));
       end if;
       if (wr_word = word_index(ADDR_ALPHA_CNP)) then
-        -- writable word: only the write-only cnp_cnt_clear bit acts (above)
+        -- no register: its action bits act (above)
         wresp := RESP_OKAY;
       end if;
       if (wr_word = word_index(ADDR_BYPASS)) then
-        wresp := RESP_OKAY;
-        if (s_axil_wstrb(0) = '1') then
-          v.cfg.bypass := s_axil_wdata(0);
-        end if;
+        wresp        := RESP_OKAY;
+        v.cfg.bypass := lane_merge(word_bypass(r.cfg), s_axil_wdata, s_axil_wstrb)(0);
       end if;
       if (wr_word = word_index(ADDR_EXT_CTRL)) then
-        -- cnt_clear (lane 1) acts above
-        wresp := RESP_OKAY;
-        if (s_axil_wstrb(0) = '1') then
-          v.cfg.timer_en := to_ext_ctrl_word(s_axil_wdata).timer_en;
-          v.cfg.byte_en  := to_ext_ctrl_word(s_axil_wdata).byte_en;
-        end if;
+        wresp          := RESP_OKAY;
+        v.cfg.timer_en := lane_merge(word_ext_ctrl(r.cfg), s_axil_wdata, s_axil_wstrb)(0);
+        v.cfg.byte_en  := lane_merge(word_ext_ctrl(r.cfg), s_axil_wdata, s_axil_wstrb)(1);
       end if;
       if (wr_word = word_index(ADDR_BYTE_THRESHOLD)) then
         wresp                := RESP_OKAY;
@@ -389,33 +363,30 @@ begin
       end if;
       if (wr_word = word_index(ADDR_RATE_RULES)) then
         wresp             := RESP_OKAY;
-        v.cfg.alpha_init  := rules.alpha_init;
-        v.cfg.min_dec_fac := rules.min_dec_fac;
-        v.cfg.hai_mult    := rules.hai_mult;
+        v.cfg.alpha_init  := unsigned(lane_merge(word_rate_rules(r.cfg), s_axil_wdata, s_axil_wstrb)(9 downto 0));
+        v.cfg.min_dec_fac := unsigned(lane_merge(word_rate_rules(r.cfg), s_axil_wdata, s_axil_wstrb)(26 downto 16));
+        v.cfg.hai_mult    := lane_merge(word_rate_rules(r.cfg), s_axil_wdata, s_axil_wstrb)(28);
       end if;
       if (wr_word = word_index(ADDR_CONTROL)) then
         wresp           := RESP_OKAY;
-        v.cfg.scheme    := control.scheme;
-        v.cfg.gate_mask := control.gate_mask;
+        v.cfg.scheme    := unsigned(lane_merge(word_control(r.cfg), s_axil_wdata, s_axil_wstrb)(1 downto 0));
+        v.cfg.gate_mask := lane_merge(word_control(r.cfg), s_axil_wdata, s_axil_wstrb)(8);
       end if;
       if (wr_word = word_index(ADDR_FW_RATE)) then
         wresp         := RESP_OKAY;
         v.cfg.fw_rate := lane_merge(r.cfg.fw_rate, s_axil_wdata, s_axil_wstrb);
       end if;
       if (wr_word = word_index(ADDR_TRACE_CTRL)) then
-        -- trace_clear (lane 1) acts above
-        wresp := RESP_OKAY;
-        if (s_axil_wstrb(0) = '1') then
-          v.trace_cfg.trace_en   := to_trace_ctrl_word(s_axil_wdata).trace_en;
-          v.trace_cfg.trace_wrap := to_trace_ctrl_word(s_axil_wdata).trace_wrap;
-        end if;
+        wresp                  := RESP_OKAY;
+        v.trace_cfg.trace_en   := lane_merge(word_trace_ctrl(r.trace_cfg), s_axil_wdata, s_axil_wstrb)(0);
+        v.trace_cfg.trace_wrap := lane_merge(word_trace_ctrl(r.trace_cfg), s_axil_wdata, s_axil_wstrb)(1);
       end if;
       if (wr_word = word_index(ADDR_TRACE_SEL)) then
-        wresp := RESP_OKAY;
-        if (s_axil_wstrb(0) = '1') then
-          v.trace_cfg.trace_sel := unsigned(s_axil_wdata(5 downto 0));
-        end if;
+        wresp                 := RESP_OKAY;
+        v.trace_cfg.trace_sel := unsigned(lane_merge(word_trace_sel(r.trace_cfg), s_axil_wdata,
+                                                     s_axil_wstrb)(5 downto 0));
       end if;
+    -- END GENERATED write
     end if;
 
     -- spec 6.1: write response
@@ -440,31 +411,32 @@ begin
     if (rd_en = '1') then
       -- spec 6.2: the readable words; unmapped reads return 0 with DECERR
       rtab                          := (others => (others => '0'));
-      rtab(ADDR_CONFIG / 4)         := to_word(ConfigWordType'(
-        alpha_g         => r.cfg.alpha_g,
-        dec_gain        => r.cfg.dec_gain,
-        stage_threshold => r.cfg.stage_threshold,
-        clamp_tgt       => r.cfg.clamp_tgt));
+      -- the held words
+      -- BEGIN GENERATED read: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+      rtab(ADDR_CONFIG / 4)         := word_config(r.cfg);
       rtab(ADDR_RAI / 4)            := std_logic_vector(r.cfg.rai);
       rtab(ADDR_RHAI / 4)           := std_logic_vector(r.cfg.rhai);
       rtab(ADDR_RMIN / 4)           := std_logic_vector(r.cfg.rmin);
       rtab(ADDR_INC_INTERVAL / 4)   := std_logic_vector(r.cfg.inc_interval);
-      rtab(ADDR_INTERVALS / 4)      := to_word(IntervalsWordType'(
-        dec_interval   => r.cfg.dec_interval,
-        alpha_interval => r.cfg.alpha_interval));
+      rtab(ADDR_INTERVALS / 4)      := word_intervals(r.cfg);
+      rtab(ADDR_BYPASS / 4)         := word_bypass(r.cfg);
+      rtab(ADDR_EXT_CTRL / 4)       := word_ext_ctrl(r.cfg);
+      rtab(ADDR_BYTE_THRESHOLD / 4) := std_logic_vector(r.cfg.byte_threshold);
+      rtab(ADDR_CREDIT_CAP / 4)     := std_logic_vector(r.cfg.credit_cap);
+      rtab(ADDR_RMAX / 4)           := std_logic_vector(r.cfg.rmax);
+      rtab(ADDR_RATE_FIRST_CNP / 4) := std_logic_vector(r.cfg.rate_first_cnp);
+      rtab(ADDR_RATE_RULES / 4)     := word_rate_rules(r.cfg);
+      rtab(ADDR_CONTROL / 4)        := word_control(r.cfg);
+      rtab(ADDR_FW_RATE / 4)        := std_logic_vector(r.cfg.fw_rate);
+      rtab(ADDR_TRACE_CTRL / 4)     := word_trace_ctrl(r.trace_cfg);
+      rtab(ADDR_TRACE_SEL / 4)      := word_trace_sel(r.trace_cfg);
+      -- END GENERATED read
+      -- the read-only words
       rtab(ADDR_RC / 4)             := std_logic_vector(rc);
       rtab(ADDR_RT / 4)             := std_logic_vector(rt);
       rtab(ADDR_ALPHA_CNP / 4)      := to_word(AlphaCnpWordType'(
-        alpha         => alpha,
-        cnp_cnt_clear => '0',
-        cnp_cnt16     => r.cnt.cnp_cnt16));
-      rtab(ADDR_BYPASS / 4)(0)      := r.cfg.bypass;
-      rtab(ADDR_EXT_CTRL / 4)       := to_word(ExtCtrlWordType'(
-        timer_en  => r.cfg.timer_en,
-        byte_en   => r.cfg.byte_en,
-        cnt_clear => '0'));
-      rtab(ADDR_BYTE_THRESHOLD / 4) := std_logic_vector(r.cfg.byte_threshold);
-      rtab(ADDR_CREDIT_CAP / 4)     := std_logic_vector(r.cfg.credit_cap);
+        alpha     => alpha,
+        cnp_cnt16 => r.cnt.cnp_cnt16));
       rtab(ADDR_ID / 4)             := ID_WORD_C;
       rtab(ADDR_CREDIT_BYTES / 4)   := std_logic_vector(credit(47 downto 16));
       rtab(ADDR_CREDIT_FRAC / 4)    := x"0000" & std_logic_vector(credit(15 downto 0));
@@ -485,36 +457,19 @@ begin
         active        => active,
         dec_pending   => dec_pending,
         alpha_pending => alpha_pending));
-      rtab(ADDR_RMAX / 4)           := std_logic_vector(r.cfg.rmax);
-      rtab(ADDR_RATE_FIRST_CNP / 4) := std_logic_vector(r.cfg.rate_first_cnp);
-      rtab(ADDR_RATE_RULES / 4)     := to_word(RateRulesWordType'(
-        alpha_init  => r.cfg.alpha_init,
-        min_dec_fac => r.cfg.min_dec_fac,
-        hai_mult    => r.cfg.hai_mult));
-      rtab(ADDR_CONTROL / 4)        := to_word(ControlWordType'(
-        scheme    => r.cfg.scheme,
-        gate_mask => r.cfg.gate_mask));
-      rtab(ADDR_FW_RATE / 4)        := std_logic_vector(r.cfg.fw_rate);
-      rtab(ADDR_TRACE_CTRL / 4)     := to_word(TraceCtrlWordType'(
-        trace_en    => r.trace_cfg.trace_en,
-        trace_wrap  => r.trace_cfg.trace_wrap,
-        trace_clear => '0'));
       rtab(ADDR_TRACE_STATUS / 4)   := to_word(TraceStatusWordType'(
-        count => r.trace.count,
-        wptr  => r.trace.wptr,
-        lost  => r.trace.lost));
+        trace_count => r.trace.count,
+        trace_wptr  => r.trace.wptr,
+        trace_lost  => r.trace.lost));
       rtab(ADDR_TRACE_COUNTS / 4)   := to_word(TraceCountsWordType'(
-        n_dec   => r.trace.n_dec,
-        n_byte  => r.trace.n_byte,
-        n_timer => r.trace.n_timer));
+        trace_n_dec   => r.trace.n_dec,
+        trace_n_byte  => r.trace.n_byte,
+        trace_n_timer => r.trace.n_timer));
       rtab(ADDR_TRACE_TIME / 4)     := std_logic_vector(r.trace.time);
-      rtab(ADDR_TRACE_SEL / 4)      := std_logic_vector(resize(r.trace_cfg.trace_sel, 32));
-      rtab(ADDR_TRACE_ENTRY / 4)    :=
-      (
-        31 downto 9 => '0'
-      ) & sel_valid & "0000" &
-        trace_sel_rd(3 downto 0
-                    );
+      rtab(ADDR_TRACE_ENTRY / 4)    := to_word(TraceEntryWordType'(
+        entry_type  => unsigned(trace_sel_rd(2 downto 0)),
+        entry_both  => trace_sel_rd(3),
+        entry_valid => sel_valid));
       rtab(ADDR_TRACE_RC / 4)       := trace_sel_rd(35 downto 4);
       rtab(ADDR_TRACE_STAMP / 4)    := trace_sel_rd(67 downto 36);
 

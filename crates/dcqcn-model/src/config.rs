@@ -1,101 +1,133 @@
 //! The configuration registers (spec 6.2) as one value type, the named configurations (spec 6.3;
-//! the published parameter sets among them in `profiles.rs`), and their encoding as AXI4-Lite
-//! words.
+//! the published parameter sets among them in `profiles.rs`), and the writes that set them. The
+//! struct's fields and their encoding as AXI4-Lite words (`Config::word`, `Config::set_word`)
+//! are generated from regmap/dcqcn_regs.rdl (crates/dcqcn-model/src/regmap.rs).
 
 use crate::params::Params;
 use crate::profiles;
 use crate::regmap;
-use bitvec::prelude::*;
 
 /// Every RW field of the register file, in register units (bytes/s, cycles, raw codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Config {
-    /// G = 1 - g, Q0.10 (10 bits).
+    // BEGIN GENERATED fields: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+    /// G = 1 - g, the alpha EWMA weight of the old value (Q0.10; 0x000 alpha_g).
     pub alpha_g: u16,
-    /// 4 bits: Rc <- Rc (1 - alpha / 2^dec_gain).
+    /// Rc <- Rc (1 - alpha / 2^dec_gain) (shift; 0x000 dec_gain).
     pub dec_gain: u8,
-    /// F (8 bits).
+    /// F, increase events per stage (fast recovery length) (events; 0x000 stage_threshold).
     pub stage_threshold: u8,
+    /// 1: a decrease always sets Rt to Rc; 0: only if a rate increase happened since the last
+    /// decrease (flag; 0x000 clamp_tgt).
     pub clamp_tgt: bool,
+    /// Rt += rai in additive increase (bytes/s; 0x004 rai).
     pub rai: u32,
+    /// Rt += rhai in hyper increase (bytes/s; 0x008 rhai).
     pub rhai: u32,
+    /// floor of Rc (min(rmin, L)) after a decrease (bytes/s; 0x00C rmin).
     pub rmin: u32,
+    /// period of the rate-increase timer (cycles; 0x010 inc_interval).
     pub inc_interval: u32,
+    /// minimum time between two decreases (cycles; 0x014 dec_interval).
     pub dec_interval: u16,
+    /// period of the alpha update (cycles; 0x014 alpha_interval).
     pub alpha_interval: u16,
+    /// 1: the reaction point is held in reset (Rc = Rt = L, credit 0) and traffic passes unshaped
+    /// (flag; 0x024 bypass).
     pub bypass: bool,
+    /// rate-increase timer trigger enable (flag; 0x100 timer_en).
     pub timer_en: bool,
+    /// rate-increase byte-counter trigger enable (flag; 0x100 byte_en).
     pub byte_en: bool,
+    /// bytes between two byte-counter increase triggers (0 behaves as 1) (bytes; 0x104
+    /// byte_threshold).
     pub byte_threshold: u32,
+    /// credit saturation (below DATA_BYTES behaves as DATA_BYTES) (bytes; 0x108 credit_cap).
     pub credit_cap: u32,
-    /// Ceiling of the rates a decrease or increase writes, bytes/s: min(rmax, L); 0 = none
-    /// (spec 4.6). Absent from a saved file = reset value, and not written when at reset, so that
-    /// files saved before the extension registers read and write unchanged.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub rmax: u32,
-    /// Rc set by the first decrease after reset or bypass, bytes/s; 0 = off (spec 4.4).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub rate_first_cnp: u32,
-    /// alpha while the reaction point is inactive, Q0.10 (10 bits; spec 4.3).
+    /// ceiling of every Rc and Rt a decrease or increase writes, min(rmax, L) (NVIDIA
+    /// rpg_max_rate); 0: no ceiling other than L (bytes/s; 0x150 rmax).
     #[serde(
-        default = "alpha_init_reset",
-        skip_serializing_if = "is_alpha_init_reset"
+        default = "regmap::reset_rmax",
+        skip_serializing_if = "regmap::is_reset_rmax"
+    )]
+    pub rmax: u32,
+    /// the first decrease after reset, bypass or a firmware-rate scheme sets Rc to
+    /// min(rate_first_cnp, L) instead of cutting it (then rmin and rmax apply; NVIDIA
+    /// rate_to_set_on_first_cnp); 0: off (bytes/s; 0x154 rate_first_cnp).
+    #[serde(
+        default = "regmap::reset_rate_first_cnp",
+        skip_serializing_if = "regmap::is_reset_rate_first_cnp"
+    )]
+    pub rate_first_cnp: u32,
+    /// alpha while the reaction point is inactive, so the first decrease uses it (NVIDIA
+    /// initial_alpha_value) (Q0.10; 0x158 alpha_init).
+    #[serde(
+        default = "regmap::reset_alpha_init",
+        skip_serializing_if = "regmap::is_reset_alpha_init"
     )]
     pub alpha_init: u16,
-    /// Smallest fraction of Rc a decrease keeps, Q0.10 (11 bits; 1024 and above: no cut; spec 4.4).
-    #[serde(default, skip_serializing_if = "is_zero16")]
+    /// a decrease keeps at least floor(Rc min(min_dec_fac, 1024) / 1024): 0 no limit, 512 = NVIDIA
+    /// rpg_min_dec_fac 50 %, 1024 and above no cut (Q0.10; 0x158 min_dec_fac).
+    #[serde(
+        default = "regmap::reset_min_dec_fac",
+        skip_serializing_if = "regmap::is_reset_min_dec_fac"
+    )]
     pub min_dec_fac: u16,
-    /// Hyper increase adds i x rhai (i = smin - F) instead of rhai (spec 4.5).
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// 1: hyper increase adds i x rhai, i = min(T, BC) - F (DCQCN paper); 0: rhai (SURF, ns-3)
+    /// (flag; 0x158 hai_mult).
+    #[serde(
+        default = "regmap::reset_hai_mult",
+        skip_serializing_if = "regmap::is_reset_hai_mult"
+    )]
     pub hai_mult: bool,
-    /// Control scheme (2 bits, spec 4.9): bit 0 holds the reaction point and lets firmware set the
-    /// rate (`fw_rate`), bit 1 opens the credit gate. 0 hardware DCQCN, 1 firmware rate,
-    /// 2 DCQCN observing, 3 firmware only.
-    #[serde(default, skip_serializing_if = "is_zero8")]
+    /// bit 0: the reaction point is held and firmware sets the rate (Rc = Rt = fw_rate); bit 1: the
+    /// stream is not throttled (credit held at 0); 0 hardware DCQCN, 1 firmware rate, 2 DCQCN
+    /// observing, 3 firmware only (4.9) (code; 0x15C scheme).
+    #[serde(
+        default = "regmap::reset_scheme",
+        skip_serializing_if = "regmap::is_reset_scheme"
+    )]
     pub scheme: u8,
-    /// 1: no beat is accepted, in every scheme and in bypass (spec 4.9).
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// 1: no beat is accepted (s_axis_tready = 0), in every scheme and in bypass; a beat already in
+    /// the output register is still handed on (flag; 0x15C gate_mask).
+    #[serde(
+        default = "regmap::reset_gate_mask",
+        skip_serializing_if = "regmap::is_reset_gate_mask"
+    )]
     pub gate_mask: bool,
-    /// Rc and Rt while scheme bit 0 is set, bytes/s: min(fw_rate, L); 0 = L (spec 4.9).
-    #[serde(default, skip_serializing_if = "is_zero")]
+    /// Rc and Rt while scheme bit 0 is set: min(fw_rate, L); 0: L (4.9) (bytes/s; 0x160 fw_rate).
+    #[serde(
+        default = "regmap::reset_fw_rate",
+        skip_serializing_if = "regmap::is_reset_fw_rate"
+    )]
     pub fw_rate: u32,
-    /// The event trace is armed (spec 4.10).
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// 1: the event trace is armed: rate events are recorded and trace_time counts (4.10) (flag;
+    /// 0x170 trace_en).
+    #[serde(
+        default = "regmap::reset_trace_en",
+        skip_serializing_if = "regmap::is_reset_trace_en"
+    )]
     pub trace_en: bool,
-    /// The trace window keeps the last 64 events instead of the first 64 (spec 4.10).
-    #[serde(default, skip_serializing_if = "is_false")]
+    /// 1: the window keeps the last 64 events (oldest overwritten); 0: the first 64 after the clear
+    /// (flag; 0x170 trace_wrap).
+    #[serde(
+        default = "regmap::reset_trace_wrap",
+        skip_serializing_if = "regmap::is_reset_trace_wrap"
+    )]
     pub trace_wrap: bool,
-    /// The trace entry 0x184-0x18C show, k-th oldest (6 bits, spec 4.10).
-    #[serde(default, skip_serializing_if = "is_zero8")]
+    /// k: 0x184-0x18C show the k-th oldest entry of the window (count; 0x180 trace_sel).
+    #[serde(
+        default = "regmap::reset_trace_sel",
+        skip_serializing_if = "regmap::is_reset_trace_sel"
+    )]
     pub trace_sel: u8,
+    // END GENERATED fields
 }
 
 /// `scheme` bit 0: the reaction point is held, firmware sets the rate (spec 4.9).
 pub const SCHEME_FW_RATE: u8 = 1;
 /// `scheme` bit 1: the stream is not throttled (spec 4.9).
 pub const SCHEME_UNGATED: u8 = 2;
-
-/// Reset value of `alpha_init` (spec 6.2).
-pub const ALPHA_INIT_RESET: u16 = 1023;
-
-fn alpha_init_reset() -> u16 {
-    ALPHA_INIT_RESET
-}
-fn is_alpha_init_reset(v: &u16) -> bool {
-    *v == ALPHA_INIT_RESET
-}
-fn is_zero(v: &u32) -> bool {
-    *v == 0
-}
-fn is_zero16(v: &u16) -> bool {
-    *v == 0
-}
-fn is_zero8(v: &u8) -> bool {
-    *v == 0
-}
-fn is_false(v: &bool) -> bool {
-    !*v
-}
 
 /// Width in bits of each field, for range checks of user input (generated from the register map:
 /// [`regmap::CONFIG_FIELDS`]).
@@ -198,17 +230,8 @@ impl Config {
             byte_en,
             byte_threshold,
             credit_cap,
-            rmax: 0,
-            rate_first_cnp: 0,
-            alpha_init: ALPHA_INIT_RESET,
-            min_dec_fac: 0,
-            hai_mult: false,
-            scheme: 0,
-            gate_mask: false,
-            fw_rate: 0,
-            trace_en: false,
-            trace_wrap: false,
-            trace_sel: 0,
+            // the other registers (the optional ones) at their reset values
+            ..Config::reset(&Params::DEFAULT)
         }
     }
 
@@ -257,71 +280,6 @@ impl Config {
         }
     }
 
-    /// Word 0x000.
-    pub fn word_config(&self) -> u32 {
-        let mut w = 0u32;
-        let b = w.view_bits_mut::<Lsb0>();
-        b[0..10].store_le(self.alpha_g);
-        b[10..14].store_le(self.dec_gain);
-        b[14..22].store_le(self.stage_threshold);
-        b.set(22, self.clamp_tgt);
-        w
-    }
-
-    /// Sets the fields of word 0x000 from a full word (bits 31:23 ignored).
-    pub fn set_word_config(&mut self, w: u32) {
-        let b = w.view_bits::<Lsb0>();
-        self.alpha_g = b[0..10].load_le();
-        self.dec_gain = b[10..14].load_le();
-        self.stage_threshold = b[14..22].load_le();
-        self.clamp_tgt = b[22];
-    }
-
-    /// Word 0x014.
-    pub fn word_intervals(&self) -> u32 {
-        u32::from(self.alpha_interval) << 16 | u32::from(self.dec_interval)
-    }
-
-    /// Word 0x100 as read (the clear bit reads 0).
-    pub fn word_ext_ctrl(&self) -> u32 {
-        u32::from(self.byte_en) << 1 | u32::from(self.timer_en)
-    }
-
-    /// Word 0x158 (`rate_rules`).
-    pub fn word_rate_rules(&self) -> u32 {
-        let mut w = 0u32;
-        let b = w.view_bits_mut::<Lsb0>();
-        b[0..10].store_le(self.alpha_init);
-        b[16..27].store_le(self.min_dec_fac);
-        b.set(28, self.hai_mult);
-        w
-    }
-
-    /// Sets the fields of word 0x158 from a full word (reserved bits ignored).
-    pub fn set_word_rate_rules(&mut self, w: u32) {
-        let b = w.view_bits::<Lsb0>();
-        self.alpha_init = b[0..10].load_le();
-        self.min_dec_fac = b[16..27].load_le();
-        self.hai_mult = b[28];
-    }
-
-    /// Word 0x15C (`control`).
-    pub fn word_control(&self) -> u32 {
-        u32::from(self.gate_mask) << 8 | u32::from(self.scheme & 3)
-    }
-
-    /// Sets the fields of word 0x15C from a full word (reserved bits ignored).
-    pub fn set_word_control(&mut self, w: u32) {
-        self.scheme = (w & 3) as u8;
-        self.gate_mask = w >> 8 & 1 == 1;
-    }
-
-    /// Word 0x170 (`trace_ctrl`) as read (the clear bit reads 0).
-    pub fn word_trace_ctrl(&self) -> u32 {
-        u32::from(self.trace_wrap) << 1 | u32::from(self.trace_en)
-    }
-
-    /// spec 4.7, 4.9: the reaction point's processes are held in reset (bypass or scheme bit 0).
     #[inline(always)]
     pub fn rp_held(&self) -> bool {
         self.bypass || self.scheme & SCHEME_FW_RATE != 0
@@ -367,46 +325,13 @@ impl Config {
     /// starts with the configuration complete.
     pub fn register_writes(&self, p: &Params) -> Vec<(u16, u32)> {
         let r = Config::reset(p);
-        let mut w = Vec::new();
-        let mut push = |addr: u16, ours: u32, theirs: u32| {
-            if ours != theirs {
-                w.push((addr, ours));
-            }
-        };
-        push(regmap::CONFIG, self.word_config(), r.word_config());
-        push(regmap::RAI, self.rai, r.rai);
-        push(regmap::RHAI, self.rhai, r.rhai);
-        push(regmap::RMIN, self.rmin, r.rmin);
-        push(regmap::INC_INTERVAL, self.inc_interval, r.inc_interval);
-        push(regmap::INTERVALS, self.word_intervals(), r.word_intervals());
-        push(regmap::EXT_CTRL, self.word_ext_ctrl(), r.word_ext_ctrl());
-        push(
-            regmap::BYTE_THRESHOLD,
-            self.byte_threshold,
-            r.byte_threshold,
-        );
-        push(regmap::CREDIT_CAP, self.credit_cap, r.credit_cap);
-        push(regmap::RMAX, self.rmax, r.rmax);
-        push(
-            regmap::RATE_FIRST_CNP,
-            self.rate_first_cnp,
-            r.rate_first_cnp,
-        );
-        push(
-            regmap::RATE_RULES,
-            self.word_rate_rules(),
-            r.word_rate_rules(),
-        );
-        push(regmap::FW_RATE, self.fw_rate, r.fw_rate);
-        push(regmap::CONTROL, self.word_control(), r.word_control());
-        push(regmap::BYPASS, u32::from(self.bypass), u32::from(r.bypass));
-        push(
-            regmap::TRACE_CTRL,
-            self.word_trace_ctrl(),
-            r.word_trace_ctrl(),
-        );
-        push(regmap::TRACE_SEL, self.trace_sel.into(), r.trace_sel.into());
-        w
+        regmap::WRITE_ORDER
+            .iter()
+            .filter_map(|&addr| {
+                let ours = self.word(addr)?;
+                (Some(ours) != r.word(addr)).then_some((addr, ours))
+            })
+            .collect()
     }
 }
 
@@ -431,12 +356,14 @@ mod tests {
     #[test]
     fn reset_words_match_surf() {
         let c = Config::reset(&Params::DEFAULT);
-        assert_eq!(c.word_config(), 0x0001_47FC);
-        assert_eq!(c.word_intervals(), 0x2192_0271);
-        assert_eq!(c.inc_interval, 0x0003_9387);
+        assert_eq!(c.word(regmap::CONFIG), Some(0x0001_47FC));
+        assert_eq!(c.word(regmap::INTERVALS), Some(0x2192_0271));
+        assert_eq!(c.word(regmap::INC_INTERVAL), Some(0x0003_9387));
         let mut d = c;
-        d.set_word_config(0xFFFF_FFFF);
-        assert_eq!(d.word_config(), 0x007F_FFFF);
+        assert!(d.set_word(regmap::CONFIG, 0xFFFF_FFFF));
+        assert_eq!(d.word(regmap::CONFIG), Some(0x007F_FFFF));
+        assert_eq!(d.word(regmap::RC), None);
+        assert!(!d.set_word(regmap::RC, 0));
     }
 
     #[test]

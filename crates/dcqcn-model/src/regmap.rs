@@ -786,6 +786,280 @@ impl crate::Config {
     }
 }
 
+/// The configuration words (the words with read/write fields), in the order a
+/// configuration is written ([`crate::Config::register_writes`]).
+pub const WRITE_ORDER: &[u16] = &[
+    CONFIG,
+    RAI,
+    RHAI,
+    RMIN,
+    INC_INTERVAL,
+    INTERVALS,
+    EXT_CTRL,
+    BYTE_THRESHOLD,
+    CREDIT_CAP,
+    RMAX,
+    RATE_FIRST_CNP,
+    RATE_RULES,
+    FW_RATE,
+    CONTROL,
+    BYPASS,
+    TRACE_CTRL,
+    TRACE_SEL,
+];
+
+impl crate::Config {
+    /// The configuration word at `addr` (decoded on bits 11:2) as it reads: its read/write
+    /// fields; `None` for a word without one.
+    pub fn word(&self, addr: u16) -> Option<u32> {
+        Some(match addr & 0xFFC {
+            CONFIG => {
+                let mut w = 0;
+                w |= u32::from(self.alpha_g);
+                w |= u32::from(self.dec_gain) << 10;
+                w |= u32::from(self.stage_threshold) << 14;
+                w |= u32::from(self.clamp_tgt) << 22;
+                w
+            }
+            RAI => self.rai,
+            RHAI => self.rhai,
+            RMIN => self.rmin,
+            INC_INTERVAL => self.inc_interval,
+            INTERVALS => {
+                let mut w = 0;
+                w |= u32::from(self.dec_interval);
+                w |= u32::from(self.alpha_interval) << 16;
+                w
+            }
+            BYPASS => {
+                let mut w = 0;
+                w |= u32::from(self.bypass);
+                w
+            }
+            EXT_CTRL => {
+                let mut w = 0;
+                w |= u32::from(self.timer_en);
+                w |= u32::from(self.byte_en) << 1;
+                w
+            }
+            BYTE_THRESHOLD => self.byte_threshold,
+            CREDIT_CAP => self.credit_cap,
+            RMAX => self.rmax,
+            RATE_FIRST_CNP => self.rate_first_cnp,
+            RATE_RULES => {
+                let mut w = 0;
+                w |= u32::from(self.alpha_init);
+                w |= u32::from(self.min_dec_fac) << 16;
+                w |= u32::from(self.hai_mult) << 28;
+                w
+            }
+            CONTROL => {
+                let mut w = 0;
+                w |= u32::from(self.scheme);
+                w |= u32::from(self.gate_mask) << 8;
+                w
+            }
+            FW_RATE => self.fw_rate,
+            TRACE_CTRL => {
+                let mut w = 0;
+                w |= u32::from(self.trace_en);
+                w |= u32::from(self.trace_wrap) << 1;
+                w
+            }
+            TRACE_SEL => {
+                let mut w = 0;
+                w |= u32::from(self.trace_sel);
+                w
+            }
+            _ => return None,
+        })
+    }
+
+    /// Sets the read/write fields of the configuration word at `addr` from `w` (other bits
+    /// ignored); `false` for a word without one.
+    pub fn set_word(&mut self, addr: u16, w: u32) -> bool {
+        match addr & 0xFFC {
+            CONFIG => {
+                self.alpha_g = (w & 0x3FF) as u16;
+                self.dec_gain = (w >> 10 & 0xF) as u8;
+                self.stage_threshold = (w >> 14 & 0xFF) as u8;
+                self.clamp_tgt = w >> 22 & 1 == 1;
+            }
+            RAI => self.rai = w,
+            RHAI => self.rhai = w,
+            RMIN => self.rmin = w,
+            INC_INTERVAL => self.inc_interval = w,
+            INTERVALS => {
+                self.dec_interval = (w & 0xFFFF) as u16;
+                self.alpha_interval = (w >> 16 & 0xFFFF) as u16;
+            }
+            BYPASS => {
+                self.bypass = w & 1 == 1;
+            }
+            EXT_CTRL => {
+                self.timer_en = w & 1 == 1;
+                self.byte_en = w >> 1 & 1 == 1;
+            }
+            BYTE_THRESHOLD => self.byte_threshold = w,
+            CREDIT_CAP => self.credit_cap = w,
+            RMAX => self.rmax = w,
+            RATE_FIRST_CNP => self.rate_first_cnp = w,
+            RATE_RULES => {
+                self.alpha_init = (w & 0x3FF) as u16;
+                self.min_dec_fac = (w >> 16 & 0x7FF) as u16;
+                self.hai_mult = w >> 28 & 1 == 1;
+            }
+            CONTROL => {
+                self.scheme = (w & 0x3) as u8;
+                self.gate_mask = w >> 8 & 1 == 1;
+            }
+            FW_RATE => self.fw_rate = w,
+            TRACE_CTRL => {
+                self.trace_en = w & 1 == 1;
+                self.trace_wrap = w >> 1 & 1 == 1;
+            }
+            TRACE_SEL => {
+                self.trace_sel = (w & 0x3F) as u8;
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// The action bits a write sets (spec 6.2): each acts when its byte lane is strobed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Actions {
+    /// writing 1 clears cnp_cnt16 (every time); SURF's cnpCntRst
+    pub cnp_cnt_clear: bool,
+    /// writing 1 clears the counters 0x120-0x144
+    pub cnt_clear: bool,
+    /// writing 1 empties the window and clears 0x174-0x17C (the trace stays armed)
+    pub trace_clear: bool,
+}
+
+/// spec 6.1/6.2: an accepted write of `wdata` with byte strobes `wstrb` to `addr`: the
+/// configuration word takes the strobed lanes and the action bits of strobed lanes act;
+/// `None` (DECERR, no effect) for a word without a writable field.
+pub fn write(cfg: &mut crate::Config, addr: u16, wdata: u32, wstrb: u8) -> Option<Actions> {
+    let lanes = (0..4)
+        .filter(|i| wstrb >> i & 1 == 1)
+        .fold(0u32, |m, i| m | 0xFF << (8 * i));
+    let strobed = wdata & lanes;
+    let word = addr & 0xFFC;
+    if !lookup(word)?.2 {
+        return None;
+    }
+    if let Some(old) = cfg.word(word) {
+        cfg.set_word(word, old & !lanes | strobed);
+    }
+    Some(match word {
+        ALPHA_CNP => Actions {
+            cnp_cnt_clear: strobed >> 10 & 1 == 1,
+            ..Actions::default()
+        },
+        EXT_CTRL => Actions {
+            cnt_clear: strobed >> 8 & 1 == 1,
+            ..Actions::default()
+        },
+        TRACE_CTRL => Actions {
+            trace_clear: strobed >> 8 & 1 == 1,
+            ..Actions::default()
+        },
+        _ => Actions::default(),
+    })
+}
+
+// The reset values of the optional configuration registers (those of a word with a
+// feature): a configuration file may leave them out (serde's default and skip).
+#[doc(hidden)]
+pub fn reset_rmax() -> u32 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_rmax(v: &u32) -> bool {
+    *v == 0
+}
+#[doc(hidden)]
+pub fn reset_rate_first_cnp() -> u32 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_rate_first_cnp(v: &u32) -> bool {
+    *v == 0
+}
+#[doc(hidden)]
+pub fn reset_alpha_init() -> u16 {
+    1023
+}
+#[doc(hidden)]
+pub fn is_reset_alpha_init(v: &u16) -> bool {
+    *v == 1023
+}
+#[doc(hidden)]
+pub fn reset_min_dec_fac() -> u16 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_min_dec_fac(v: &u16) -> bool {
+    *v == 0
+}
+#[doc(hidden)]
+pub fn reset_hai_mult() -> bool {
+    false
+}
+#[doc(hidden)]
+pub fn is_reset_hai_mult(v: &bool) -> bool {
+    !*v
+}
+#[doc(hidden)]
+pub fn reset_scheme() -> u8 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_scheme(v: &u8) -> bool {
+    *v == 0
+}
+#[doc(hidden)]
+pub fn reset_gate_mask() -> bool {
+    false
+}
+#[doc(hidden)]
+pub fn is_reset_gate_mask(v: &bool) -> bool {
+    !*v
+}
+#[doc(hidden)]
+pub fn reset_fw_rate() -> u32 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_fw_rate(v: &u32) -> bool {
+    *v == 0
+}
+#[doc(hidden)]
+pub fn reset_trace_en() -> bool {
+    false
+}
+#[doc(hidden)]
+pub fn is_reset_trace_en(v: &bool) -> bool {
+    !*v
+}
+#[doc(hidden)]
+pub fn reset_trace_wrap() -> bool {
+    false
+}
+#[doc(hidden)]
+pub fn is_reset_trace_wrap(v: &bool) -> bool {
+    !*v
+}
+#[doc(hidden)]
+pub fn reset_trace_sel() -> u8 {
+    0
+}
+#[doc(hidden)]
+pub fn is_reset_trace_sel(v: &u8) -> bool {
+    *v == 0
+}
 /// AXI response codes.
 pub const RESP_OKAY: u8 = 0b00;
 pub const RESP_DECERR: u8 = 0b11;

@@ -339,18 +339,10 @@ pub struct Monitors {
 /// Side effects of an accepted write beyond the configuration itself.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct WriteEffects {
-    cnp_cnt_clear: bool,
-    cnt_clear: bool,
-    trace_clear: bool,
+    /// The action bits the write set.
+    act: regmap::Actions,
     /// A read of 0x140 latches the upper half of `cnt_bytes`.
     latch_hi: bool,
-}
-
-/// Byte-lane mask for `wstrb`.
-fn lane_mask(wstrb: u8) -> u32 {
-    (0..4)
-        .filter(|i| wstrb >> i & 1 == 1)
-        .fold(0, |m, i| m | 0xFF << (8 * i))
 }
 
 impl Regs {
@@ -374,12 +366,6 @@ impl Regs {
         let c = &self.cfg;
         let n = &self.cnt;
         let data = match addr & 0xFFC {
-            regmap::CONFIG => c.word_config(),
-            regmap::RAI => c.rai,
-            regmap::RHAI => c.rhai,
-            regmap::RMIN => c.rmin,
-            regmap::INC_INTERVAL => c.inc_interval,
-            regmap::INTERVALS => c.word_intervals(),
             regmap::RC => m.rc,
             regmap::RT => m.rt,
             regmap::ALPHA_CNP => {
@@ -389,15 +375,6 @@ impl Regs {
                 b[11..27].store_le(n.cnp_cnt16);
                 w
             }
-            regmap::BYPASS => u32::from(c.bypass),
-            regmap::EXT_CTRL => c.word_ext_ctrl(),
-            regmap::BYTE_THRESHOLD => c.byte_threshold,
-            regmap::CREDIT_CAP => c.credit_cap,
-            regmap::RMAX => c.rmax,
-            regmap::RATE_FIRST_CNP => c.rate_first_cnp,
-            regmap::RATE_RULES => c.word_rate_rules(),
-            regmap::CONTROL => c.word_control(),
-            regmap::FW_RATE => c.fw_rate,
             regmap::ID => 0xDCC1_0100 | p.data_bytes(),
             regmap::CREDIT_BYTES => (m.credit >> 16) as u32,
             regmap::CREDIT_FRAC => (m.credit & 0xFFFF) as u32,
@@ -422,74 +399,37 @@ impl Regs {
                 b.set(18, m.alpha_pending);
                 w
             }
-            regmap::TRACE_CTRL => c.word_trace_ctrl(),
             regmap::TRACE_STATUS => self.trace.word_status(),
             regmap::TRACE_COUNTS => self.trace.word_counts(),
             regmap::TRACE_TIME => self.trace.time,
-            regmap::TRACE_SEL => c.trace_sel.into(),
             regmap::TRACE_ENTRY => self
                 .trace
                 .entry(c.trace_sel)
                 .map_or(0, |e| 1 << 8 | u32::from(e.kind & 0xF)),
             regmap::TRACE_RC => self.trace.entry(c.trace_sel).map_or(0, |e| e.rc),
             regmap::TRACE_STAMP => self.trace.entry(c.trace_sel).map_or(0, |e| e.stamp),
-            _ => return (0, RESP_DECERR),
+            // the configuration words (generated from the register map)
+            _ => match c.word(addr) {
+                Some(w) => w,
+                None => return (0, RESP_DECERR),
+            },
         };
         (data, RESP_OKAY)
     }
 
     /// spec 6.1/6.2: apply an accepted write to `cfg`; returns the response and side effects.
     fn write(cfg: &mut Config, addr: u16, wdata: u32, wstrb: u8) -> (u8, WriteEffects) {
-        let m = lane_mask(wstrb);
-        let merge = |old: u32| (old & !m) | (wdata & m);
-        let mut fx = WriteEffects::default();
-        match addr & 0xFFC {
-            regmap::CONFIG => cfg.set_word_config(merge(cfg.word_config())),
-            regmap::RAI => cfg.rai = merge(cfg.rai),
-            regmap::RHAI => cfg.rhai = merge(cfg.rhai),
-            regmap::RMIN => cfg.rmin = merge(cfg.rmin),
-            regmap::INC_INTERVAL => cfg.inc_interval = merge(cfg.inc_interval),
-            regmap::INTERVALS => {
-                let w = merge(cfg.word_intervals());
-                cfg.dec_interval = w as u16;
-                cfg.alpha_interval = (w >> 16) as u16;
-            }
-            regmap::ALPHA_CNP => fx.cnp_cnt_clear = wstrb & 0b10 != 0 && wdata >> 10 & 1 == 1,
-            regmap::BYPASS => {
-                if wstrb & 1 != 0 {
-                    cfg.bypass = wdata & 1 == 1;
-                }
-            }
-            regmap::EXT_CTRL => {
-                if wstrb & 1 != 0 {
-                    cfg.timer_en = wdata & 1 == 1;
-                    cfg.byte_en = wdata >> 1 & 1 == 1;
-                }
-                fx.cnt_clear = wstrb & 0b10 != 0 && wdata >> 8 & 1 == 1;
-            }
-            regmap::BYTE_THRESHOLD => cfg.byte_threshold = merge(cfg.byte_threshold),
-            regmap::CREDIT_CAP => cfg.credit_cap = merge(cfg.credit_cap),
-            regmap::RMAX => cfg.rmax = merge(cfg.rmax),
-            regmap::RATE_FIRST_CNP => cfg.rate_first_cnp = merge(cfg.rate_first_cnp),
-            regmap::RATE_RULES => cfg.set_word_rate_rules(merge(cfg.word_rate_rules())),
-            regmap::CONTROL => cfg.set_word_control(merge(cfg.word_control())),
-            regmap::FW_RATE => cfg.fw_rate = merge(cfg.fw_rate),
-            regmap::TRACE_CTRL => {
-                if wstrb & 1 != 0 {
-                    cfg.trace_en = wdata & 1 == 1;
-                    cfg.trace_wrap = wdata >> 1 & 1 == 1;
-                }
-                fx.trace_clear = wstrb & 0b10 != 0 && wdata >> 8 & 1 == 1;
-            }
-            regmap::TRACE_SEL => {
-                if wstrb & 1 != 0 {
-                    cfg.trace_sel = (wdata & 0x3F) as u8;
-                }
-            }
+        match regmap::write(cfg, addr, wdata, wstrb) {
+            Some(act) => (
+                RESP_OKAY,
+                WriteEffects {
+                    act,
+                    ..WriteEffects::default()
+                },
+            ),
             // Read-only and unmapped words.
-            _ => return (RESP_DECERR, fx),
+            None => (RESP_DECERR, WriteEffects::default()),
         }
-        (RESP_OKAY, fx)
     }
 
     /// A cycle with AXI4-Lite activity (spec 6.1): accept a write and/or a read, retire responses.
@@ -562,14 +502,14 @@ impl Block for Regs {
         };
         let ev = &i.ev;
         // The trace runs on the configuration of the cycle (`cfg`; a write lands in `self.cfg`).
-        self.trace.next(cfg, fx.trace_clear, ev);
+        self.trace.next(cfg, fx.act.trace_clear, ev);
         let n = &mut self.cnt;
-        n.cnp_cnt16 = if fx.cnp_cnt_clear {
+        n.cnp_cnt16 = if fx.act.cnp_cnt_clear {
             0
         } else {
             n.cnp_cnt16.wrapping_add(u16::from(ev.cnp_edge))
         };
-        if fx.cnt_clear {
+        if fx.act.cnt_clear {
             *n = Counters {
                 cnp_cnt16: n.cnp_cnt16,
                 ..Counters::default()
@@ -606,7 +546,7 @@ mod tests {
         // Lane 2 only: bits 23:16 of 0x000 -> stage_threshold bits [7:2] and clamp (bit 22).
         let (resp, _) = Regs::write(&mut c, 0x000, 0x00FF_0000, 0b0100);
         assert_eq!(resp, RESP_OKAY);
-        assert_eq!(c.word_config(), 0x007F_47FC);
+        assert_eq!(c.word(regmap::CONFIG).unwrap(), 0x007F_47FC);
         assert!(c.clamp_tgt);
     }
 
@@ -654,7 +594,7 @@ mod tests {
     fn rate_rules_word_fields_and_lanes() {
         let p = Params::DEFAULT;
         let mut c = Config::reset(&p);
-        assert_eq!(c.word_rate_rules(), 0x0000_03FF);
+        assert_eq!(c.word(regmap::RATE_RULES).unwrap(), 0x0000_03FF);
         assert_eq!(
             Regs::write(&mut c, regmap::RATE_RULES, 0xFFFF_FFFF, 0xF).0,
             RESP_OKAY
@@ -663,7 +603,7 @@ mod tests {
             (c.alpha_init, c.min_dec_fac, c.hai_mult),
             (1023, 2047, true)
         );
-        assert_eq!(c.word_rate_rules(), 0x17FF_03FF);
+        assert_eq!(c.word(regmap::RATE_RULES).unwrap(), 0x17FF_03FF);
         // Lane 2 only: min_dec_fac[7:0] = 0x00, the rest kept.
         Regs::write(&mut c, regmap::RATE_RULES, 0, 0b0100);
         assert_eq!(
@@ -694,11 +634,13 @@ mod tests {
         assert!(
             Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0010)
                 .1
+                .act
                 .cnp_cnt_clear
         );
         assert!(
             !Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0001)
                 .1
+                .act
                 .cnp_cnt_clear
         );
     }

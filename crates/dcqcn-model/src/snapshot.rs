@@ -207,6 +207,7 @@ snapshot! {
         credit: u64, 48, CreditQ16;
     }
     "regs" {
+        // BEGIN GENERATED cfg-base: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
         cfg_alpha_g: u16, 10, Q10 @ "r.config_word.alpha_g" "cfg.alpha_g";
         cfg_dec_gain: u8, 4, Count @ "r.config_word.dec_gain" "cfg.dec_gain";
         cfg_stage_threshold: u8, 8, Count @ "r.config_word.stage_threshold" "cfg.stage_threshold";
@@ -222,6 +223,7 @@ snapshot! {
         cfg_byte_en: bool, 1, Flag @ "r.ext_ctrl.byte_en" "cfg.byte_en";
         cfg_byte_threshold: u32, 32, Bytes @ "r.byte_threshold" "cfg.byte_threshold";
         cfg_credit_cap: u32, 32, Bytes @ "r.credit_cap" "cfg.credit_cap";
+        // END GENERATED cfg-base
         cnp_cnt16: u16, 16, Count @ "r.cnp_cnt16" "cnt.cnp_cnt16";
         cnt_cnp: u32, 32, Count @ "r.stats.cnt_cnp" "cnt.cnt_cnp";
         cnt_dec: u32, 32, Count @ "r.stats.cnt_dec" "cnt.cnt_dec";
@@ -237,20 +239,26 @@ snapshot! {
     // The extension rate rules (0x150-0x158) and the control scheme (0x15C-0x160), after every
     // field of golden format 1, which holds the first [`GOLDEN_V1_FIELDS`] fields.
     "regs" {
+        // BEGIN GENERATED cfg-rate_rules: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
         cfg_rmax: u32, 32, BytesPerS @ "r.rmax" "cfg.rmax";
         cfg_rate_first_cnp: u32, 32, BytesPerS @ "r.rate_first_cnp" "cfg.rate_first_cnp";
         cfg_alpha_init: u16, 10, Q10 @ "r.rate_rules.alpha_init" "cfg.alpha_init";
         cfg_min_dec_fac: u16, 11, Q10 @ "r.rate_rules.min_dec_fac" "cfg.min_dec_fac";
         cfg_hai_mult: bool, 1, Flag @ "r.rate_rules.hai_mult" "cfg.hai_mult";
+        // END GENERATED cfg-rate_rules
+        // BEGIN GENERATED cfg-control: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
         cfg_scheme: u8, 2, Count @ "r.control.scheme" "cfg.scheme";
         cfg_gate_mask: bool, 1, Flag @ "r.control.gate_mask" "cfg.gate_mask";
         cfg_fw_rate: u32, 32, BytesPerS @ "r.fw_rate" "cfg.fw_rate";
+        // END GENERATED cfg-control
     }
     // The event trace (0x170-0x18C, spec 4.10); its storage through the most recent entry (spec 7).
     "regs" {
+        // BEGIN GENERATED cfg-trace: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
         cfg_trace_en: bool, 1, Flag @ "r.trace_ctrl.trace_en" "trace_cfg.trace_en";
         cfg_trace_wrap: bool, 1, Flag @ "r.trace_ctrl.trace_wrap" "trace_cfg.trace_wrap";
         cfg_trace_sel: u8, 6, Count @ "r.trace_sel.trace_sel" "trace_cfg.trace_sel";
+        // END GENERATED cfg-trace
         trace_count: u8, 7, Count @ "r.trace.count" "trace.count";
         trace_wptr: u8, 6, Count @ "r.trace.wptr" "trace.wptr";
         trace_lost: bool, 1, Flag @ "r.trace.lost" "trace.lost";
@@ -261,6 +269,11 @@ snapshot! {
         trace_last_type: u8, 4, Hex @ "" "";
         trace_last_rc: u32, 32, BytesPerS @ "" "";
         trace_last_stamp: u32, 32, Cycles @ "" "";
+    }
+    // The configuration registers of every other feature of the map, after everything above.
+    "regs" {
+        // BEGIN GENERATED cfg-other: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+        // END GENERATED cfg-other
     }
 }
 
@@ -307,6 +320,7 @@ impl Snapshot {
             b_stage: s.inc.b_stage,
             bpc: s.gate.bpc,
             credit: s.gate.credit,
+            // BEGIN GENERATED cfg-from: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
             cfg_alpha_g: c.alpha_g,
             cfg_dec_gain: c.dec_gain,
             cfg_stage_threshold: c.stage_threshold,
@@ -322,17 +336,6 @@ impl Snapshot {
             cfg_byte_en: c.byte_en,
             cfg_byte_threshold: c.byte_threshold,
             cfg_credit_cap: c.credit_cap,
-            cnp_cnt16: n.cnp_cnt16,
-            cnt_cnp: n.cnt_cnp,
-            cnt_dec: n.cnt_dec,
-            cnt_inc_fr: n.cnt_inc_fr,
-            cnt_inc_ai: n.cnt_inc_ai,
-            cnt_inc_hai: n.cnt_inc_hai,
-            cnt_inc_timer: n.cnt_inc_timer,
-            cnt_inc_byte: n.cnt_inc_byte,
-            cnt_stall: n.cnt_stall,
-            cnt_bytes: n.cnt_bytes,
-            bytes_hi: n.bytes_hi,
             cfg_rmax: c.rmax,
             cfg_rate_first_cnp: c.rate_first_cnp,
             cfg_alpha_init: c.alpha_init,
@@ -344,6 +347,18 @@ impl Snapshot {
             cfg_trace_en: c.trace_en,
             cfg_trace_wrap: c.trace_wrap,
             cfg_trace_sel: c.trace_sel,
+            // END GENERATED cfg-from
+            cnp_cnt16: n.cnp_cnt16,
+            cnt_cnp: n.cnt_cnp,
+            cnt_dec: n.cnt_dec,
+            cnt_inc_fr: n.cnt_inc_fr,
+            cnt_inc_ai: n.cnt_inc_ai,
+            cnt_inc_hai: n.cnt_inc_hai,
+            cnt_inc_timer: n.cnt_inc_timer,
+            cnt_inc_byte: n.cnt_inc_byte,
+            cnt_stall: n.cnt_stall,
+            cnt_bytes: n.cnt_bytes,
+            bytes_hi: n.bytes_hi,
             trace_count: t.count,
             trace_wptr: t.wptr,
             trace_lost: t.lost,

@@ -159,8 +159,62 @@ pub fn trace() -> impl Strategy<Value = (bool, bool, u8)> {
     (any::<bool>(), any::<bool>(), 0u8..64)
 }
 
+/// The configuration registers that the strategies above draw, each with its own bias. Every other
+/// register of the map (one added to regmap/dcqcn_regs.rdl) is drawn by [`other_registers`].
+pub const DRAWN: &[&str] = &[
+    "alpha_g",
+    "dec_gain",
+    "stage_threshold",
+    "clamp_tgt",
+    "rai",
+    "rhai",
+    "rmin",
+    "inc_interval",
+    "dec_interval",
+    "alpha_interval",
+    "timer_en",
+    "byte_en",
+    "byte_threshold",
+    "credit_cap",
+    "rmax",
+    "rate_first_cnp",
+    "alpha_init",
+    "min_dec_fac",
+    "hai_mult",
+    "scheme",
+    "gate_mask",
+    "fw_rate",
+    "trace_en",
+    "trace_wrap",
+    "trace_sel",
+];
+
+/// The configuration registers that [`case`] drives by periodic AXI4-Lite writes instead (the
+/// configuration starts them at their reset value).
+pub const WRITTEN: &[&str] = &["bypass"];
+
+/// The configuration registers in neither [`DRAWN`] nor [`WRITTEN`]: each at its reset value 3 times in 5, otherwise
+/// a small value (0-7) or any value of its width. With no such register it draws nothing, so the
+/// cases of a campaign do not change when the map does not.
+pub fn other_registers() -> impl Strategy<Value = Vec<(&'static str, Option<u64>)>> {
+    regmap::CONFIG_FIELDS
+        .iter()
+        .filter(|(name, _)| !DRAWN.contains(name) && !WRITTEN.contains(name))
+        .map(|&(name, width)| {
+            let max = u64::MAX >> (64 - width);
+            prop_oneof![
+                3 => Just(None),
+                1 => (0..=max.min(7)).prop_map(Some),
+                1 => (0..=max).prop_map(Some),
+            ]
+            .prop_map(move |v| (name, v))
+        })
+        .collect::<Vec<_>>()
+}
+
 /// Any configuration with random rules, or a named one with its own (a profile's rules are what
-/// make it; the periods are compressed either way), then a control scheme and the trace.
+/// make it; the periods are compressed either way), then a control scheme, the trace and the
+/// registers no strategy above draws.
 pub fn config() -> impl Strategy<Value = Config> {
     (
         prop_oneof![
@@ -169,16 +223,27 @@ pub fn config() -> impl Strategy<Value = Config> {
         ],
         scheme(),
         trace(),
+        other_registers(),
     )
         .prop_map(
-            |(c, (scheme, gate_mask, fw_rate), (trace_en, trace_wrap, trace_sel))| Config {
-                scheme,
-                gate_mask,
-                fw_rate,
-                trace_en,
-                trace_wrap,
-                trace_sel,
-                ..c
+            |(c, (scheme, gate_mask, fw_rate), (trace_en, trace_wrap, trace_sel), others)| {
+                let mut c = Config {
+                    scheme,
+                    gate_mask,
+                    fw_rate,
+                    trace_en,
+                    trace_wrap,
+                    trace_sel,
+                    ..c
+                };
+                for (name, v) in others {
+                    if let Some(v) = v {
+                        // in range by construction: other_registers draws within the width
+                        let set = c.set_field(name, v);
+                        debug_assert_eq!(set, Ok(true), "{name}");
+                    }
+                }
+                c
             },
         )
 }
@@ -485,4 +550,44 @@ pub fn case_tree(seed: u64, index: u64) -> Result<impl ValueTree<Value = Case>, 
     case()
         .new_tree(&mut runner)
         .map_err(|e| StimError::Case(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every name in [`DRAWN`] is a configuration register and takes more than one value over a
+    /// few hundred draws of [`config`]: a register listed there but drawn by no strategy (and so
+    /// left out of [`other_registers`]) fails here. A register of [`WRITTEN`] is one and stays at
+    /// its reset value in [`config`] (the case's writes move it).
+    #[test]
+    fn drawn_registers_are_registers_and_vary() {
+        let mut runner = TestRunner::new_with_rng(
+            proptest::test_runner::Config::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+        );
+        let strategy = config();
+        let samples: Vec<Config> = (0..400)
+            .map(|_| strategy.new_tree(&mut runner).expect("tree").current())
+            .collect();
+        for name in DRAWN {
+            let i = regmap::CONFIG_FIELDS
+                .iter()
+                .position(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{name} is not a configuration register"));
+            let first = samples[0].values()[i];
+            assert!(
+                samples.iter().any(|c| c.values()[i] != first),
+                "{name}: the same value in every draw"
+            );
+        }
+        let reset = Config::reset(&Params::DEFAULT).values();
+        for name in WRITTEN {
+            let i = regmap::CONFIG_FIELDS
+                .iter()
+                .position(|(n, _)| n == name)
+                .unwrap_or_else(|| panic!("{name} is not a configuration register"));
+            assert!(samples.iter().all(|c| c.values()[i] == reset[i]), "{name}");
+        }
+    }
 }

@@ -293,7 +293,7 @@ impl SurfConfig {
                 "its first decrease cuts by alpha like every other",
             ),
             (
-                c.alpha_init != dcqcn_model::config::ALPHA_INIT_RESET,
+                c.alpha_init != dcqcn_model::regmap::reset_alpha_init(),
                 "alpha_init",
                 "its alpha starts at 1023",
             ),
