@@ -125,10 +125,12 @@ def sv_words(m):
             continue
         out.append(f"// 0x{w['offset']:03X} {w['name']}: {w['title']}")
         out.append("typedef struct packed {")
-        for name, msb, lsb, f in members_msb_first(w):
+        members = members_msb_first(w)
+        n = max(17, max(len(name) + 2 for name, _, _, _ in members))
+        for name, msb, lsb, f in members:
             note = "reserved: reads 0, ignores writes" if f is None else (
                 {"RW": "RW", "RO": "RO", "W": "W, reads 0"}[f["access"]])
-            out.append(f"    {sv_logic(msb - lsb + 1):<13}{name + ';':<17}// {bits(msb, lsb):<8}{note}")
+            out.append(f"    {sv_logic(msb - lsb + 1):<13}{name + ';':<{n}}// {bits(msb, lsb):<8}{note}")
         out.append(f"}} {w['name']}_t;")
         out.append("")
     return "\n".join(out[:-1]) + "\n"
@@ -136,24 +138,24 @@ def sv_words(m):
 
 def sv_held(m):
     """rtl/dcqcn_regmap.svh, inside regs_t: the held words, as read."""
-    out = []
-    for w in m["words"]:
-        if held(w):
-            ty = "logic [31:0]" if single32(w) else f"{w['name']}_t"
-            out.append(f"    {ty:<13}{sv_member(w) + ';':<17}// 0x{w['offset']:03X}")
-    return "\n".join(out) + "\n"
+    rows = [("logic [31:0]" if single32(w) else f"{w['name']}_t", sv_member(w) + ";", w)
+            for w in m["words"] if held(w)]
+    t = max(13, max(len(ty) + 1 for ty, _, _ in rows))
+    n = max(17, max(len(mem) + 1 for _, mem, _ in rows))
+    return "".join(f"    {ty:<{t}}{mem:<{n}}// 0x{w['offset']:03X}\n" for ty, mem, w in rows)
 
 
 def sv_write_decl(m):
     out = ["    // the strobed write data of the words with action bits (only the action bits are used)",
            "    /* verilator lint_off UNUSEDSIGNAL */"]
+    t = max([14] + [len(w["name"]) + 3 for w in m["words"] if actions(w)])
     for w in m["words"]:
         if actions(w):
-            out.append(f"    {w['name'] + '_t':<14}wr_{w['name']};")
+            out.append(f"    {w['name'] + '_t':<{t}}wr_{w['name']};")
     out.append("    /* verilator lint_on UNUSEDSIGNAL */")
     for w in m["words"]:
         for f in actions(w):
-            out.append(f"    {'logic':<14}{f['name']};")
+            out.append(f"    {'logic':<{t}}{f['name']};")
     return "\n".join(out) + "\n"
 
 

@@ -97,6 +97,13 @@ class Layout(unittest.TestCase):
         self.assertIn("rsvd_31_15;", moved)
         self.assertNotEqual(text, moved)
 
+    def test_long_names_stay_apart(self):
+        m = small_map()
+        m["words"].append(word("a_rather_long_word_name", 0xC,
+                               [field("a_rather_long_field_name", 0, 16, "RW")], write_order=3))
+        self.assertIn("a_rather_long_word_name_t a_rather_long_word_name;", blocks.sv_held(m))
+        self.assertIn("a_rather_long_field_name; ", blocks.sv_words(m))
+
     def test_clears_are_the_bits_a_held_word_does_not_keep(self):
         m = small_map()
         clears = blocks.sv_clear(m)
