@@ -134,7 +134,10 @@ fn rdl_fields() -> Vec<RdlField> {
             clears.push((lhs.trim().to_string(), action.to_string()));
         } else {
             assert!(
-                open.is_none() || line.starts_with("name =") || line.starts_with("desc ="),
+                open.is_none()
+                    || ["name =", "desc =", "feature =", "write_order ="]
+                        .iter()
+                        .any(|p| line.starts_with(p)),
                 "{}: a line the reader does not know inside a register",
                 at()
             );
@@ -152,6 +155,73 @@ fn rdl_fields() -> Vec<RdlField> {
         f.8 = Some(action);
     }
     out
+}
+
+/// Each register's `write_order` and `feature` read from the SystemRDL source line by line, as
+/// (register name, write_order, feature) in source order.
+fn rdl_word_props() -> Vec<(String, Option<u64>, Option<String>)> {
+    let text = std::fs::read_to_string(RDL).unwrap_or_else(|e| panic!("{RDL}: {e}"));
+    let mut out = Vec::new();
+    let (mut order, mut feature) = (None, None);
+    for line in text.lines().map(str::trim) {
+        let value = |key: &str| {
+            line.strip_prefix(key)
+                .map(|v| v.trim().trim_end_matches(';').trim().to_string())
+        };
+        if line == "reg {" {
+            (order, feature) = (None, None);
+        } else if let Some(v) = value("write_order =") {
+            order = Some(number(&v));
+        } else if let Some(v) = value("feature =") {
+            feature = Some(v.trim_matches('"').to_string());
+        } else if let Some(rest) = line.strip_prefix('}').filter(|r| r.contains('@')) {
+            let name = rest.split('@').next().unwrap_or_default().trim();
+            out.push((name.to_string(), order.take(), feature.take()));
+        }
+    }
+    out
+}
+
+/// The order of a configuration's writes (regmap::WRITE_ORDER, generated) against the source's
+/// `write_order`s read independently; and the optional configuration registers (those of a word
+/// with a `feature`) are exactly those a configuration file may leave out.
+#[test]
+fn write_order_and_features_equal_the_rdl_read_independently() {
+    let props = rdl_word_props();
+    let mut ordered: Vec<(u64, &str)> = props
+        .iter()
+        .filter_map(|(name, o, _)| Some(((*o)?, name.as_str())))
+        .collect();
+    ordered.sort();
+    let want: Vec<&str> = ordered.iter().map(|(_, n)| *n).collect();
+    let got: Vec<&str> = regmap::WRITE_ORDER
+        .iter()
+        .map(|a| regmap::lookup(*a).expect("a mapped word").1)
+        .collect();
+    assert_eq!(got, want);
+    assert!(want.len() >= 17, "read only {} write_orders", want.len());
+    // A configuration file of `{}` parses: every register of a feature word is optional; leaving
+    // out any other one is an error naming it.
+    let reset = dcqcn_model::Config::reset(&dcqcn_model::Params::DEFAULT);
+    let json = serde_json::to_value(reset).expect("a config serializes");
+    let written: Vec<&str> = json
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    for (name, _, feature) in &props {
+        for f in regmap::FIELDS.iter().filter(|f| {
+            regmap::lookup(f.word).expect("mapped").1 == name && f.access == Access::ReadWrite
+        }) {
+            assert_eq!(
+                written.contains(&f.name),
+                feature.is_none(),
+                "{name}.{}: feature {feature:?}",
+                f.name
+            );
+        }
+    }
 }
 
 /// The export and the Rust regmap, both written by scripts/regmap_gen.py, against the SystemRDL
