@@ -95,7 +95,8 @@ fn dir_bytes(dir: &Path) -> u64 {
 
 /// Refuses an output folder that holds anything but golden sets (`--out /`, a source tree):
 /// `dir` must be missing, empty, a set (a `manifest.txt` in it) or, with `canonical`, a folder
-/// of sets only.
+/// of sets and of folders of sets only (the repository's `golden/` keeps the upstream line's
+/// recorded sets in `golden/surf/`).
 fn check_out(dir: &Path, canonical: bool) -> Result<(), GoldenFailure> {
     let shown = dir.display();
     let meta = match std::fs::metadata(dir) {
@@ -114,8 +115,19 @@ fn check_out(dir: &Path, canonical: bool) -> Result<(), GoldenFailure> {
     if entries.peek().is_none() || (!canonical && is_set(dir)) {
         return Ok(());
     }
+    // a non-empty folder whose every entry is a set
+    let sets_only = |p: &Path| {
+        std::fs::read_dir(p).is_ok_and(|d| {
+            let d: Vec<_> = d.collect();
+            !d.is_empty()
+                && d.iter().all(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.path().is_dir() && is_set(&e.path()))
+                })
+        })
+    };
     let stray = if canonical {
-        entries.find(|p| !(p.is_dir() && is_set(p)))
+        entries.find(|p| !(p.is_dir() && (is_set(p) || sets_only(p))))
     } else {
         entries.next()
     };
@@ -224,5 +236,39 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
             }
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{check_out, GoldenFailure};
+    use std::path::Path;
+
+    fn set(dir: &Path) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(dir.join("manifest.txt"), "").unwrap();
+    }
+
+    /// `make golden` regenerates the repository's `golden/`, which holds the upstream line's
+    /// recorded sets in a folder of sets (`golden/surf/`); anything else nested is refused.
+    #[test]
+    fn canonical_out_takes_folders_of_sets_and_refuses_strays() {
+        let d = std::env::temp_dir().join(format!("dcqcn-check-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        set(&d.join("cnp-storm"));
+        set(&d.join("surf/t0"));
+        set(&d.join("surf/bypass"));
+        assert!(check_out(&d, true).is_ok());
+        std::fs::write(d.join("surf/notes.txt"), "mine\n").unwrap();
+        match check_out(&d, true) {
+            Err(GoldenFailure::Input(m)) => assert!(m.contains("surf"), "{m}"),
+            _ => panic!("a stray file in a folder of sets is refused"),
+        }
+        std::fs::remove_file(d.join("surf/notes.txt")).unwrap();
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        assert!(check_out(&d, true).is_err());
+        std::fs::write(d.join("src/main.rs"), "fn main() {}\n").unwrap();
+        assert!(check_out(&d, true).is_err());
+        let _ = std::fs::remove_dir_all(&d);
     }
 }
