@@ -3,24 +3,31 @@
 //!
 //! - [`format`]: the field list of format version 1, hex values, the CRC-32, and the
 //!   template-of-deltas [`Encoder`] / [`Decoder`] of `vectors.txt`;
-//! - [`sets`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case),
-//!   the checked-in [`canonical`] sets, and [`generate`] / [`write_set`] (`dcqcn golden gen`);
-//! - [`manifest`]: `manifest.txt` written and read, and [`verify_set`] (`dcqcn golden verify`;
-//!   the upstream SURF block's recorded sets, golden/surf/, are `dcqcn_surf::golden`'s).
+//! - [`def`]: what a set replays ([`SetDef`]: a scenario, a canonical set or a saved fuzz case);
+//! - [`manifest`]: `manifest.txt` written and read;
+//! - [`sets`]: the checked-in [`canonical`] sets, and [`generate`] / [`write_set`]
+//!   (`dcqcn golden gen`);
+//! - [`verify`]: [`verify_set`] (`dcqcn golden verify`; the upstream SURF block's recorded sets,
+//!   golden/surf/, are `dcqcn_surf::golden`'s).
+//!
+//! Each file imports only those above it in this list (and `format`).
 
+pub mod def;
 pub mod format;
+#[cfg(test)]
+mod format_tests;
 pub mod manifest;
 pub mod sets;
+pub mod verify;
 
+pub use def::{SetDef, Source};
 pub use format::{
     crc32, cycle_values, fields, hex, parse_hex, Decoder, Dir, EncodedVectors, Encoder, GField,
     Val, FORMAT, MAX_CYCLES, MAX_FILE_BYTES, MAX_LINE, MAX_RUN_CYCLES, MAX_SEQ, MODEL, SLOTS,
 };
-pub use manifest::{find_sets, source_of, verify_set, Manifest, Verified};
-pub use sets::{
-    canonical, canonical_set, canonical_with_cases, generate, write_set, GeneratedSet, SetDef,
-    Source,
-};
+pub use manifest::{find_sets, Manifest};
+pub use sets::{canonical, canonical_set, canonical_with_cases, generate, write_set, GeneratedSet};
+pub use verify::{source_of, verify_set, Verified};
 
 use std::path::Path;
 use thiserror::Error;
