@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers stim-standalone \
+.PHONY: all deps cosim test lint fmt-check import-cycles clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers stim-standalone \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -55,10 +55,14 @@ deps:
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
 
-test: deps fmt-check clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
+test: deps fmt-check import-cycles clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
+
+# No source file of a crate imports another that imports it back (parent/child modules aside).
+import-cycles:
+	python3 scripts/import_cycles.py
 
 clippy:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings

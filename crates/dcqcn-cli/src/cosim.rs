@@ -196,7 +196,7 @@ pub(crate) fn pool<R: Send>(
 
 /// Writes the JSON report and the waveform window of a mismatch and says where, or why not.
 pub(crate) fn write_mismatch(spec: &RunSpec, m: &Mismatch, report: &Path) {
-    let written = lockstep::write_mismatch_artifacts(spec, m, report);
+    let written = dcqcn_cosim::artifacts::write_mismatch_artifacts(spec, m, report);
     match written.report {
         Ok(path) => eprintln!("report: {}", path.display()),
         Err(e) => eprintln!("{e}"),

@@ -40,23 +40,6 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
     Profile::from_name(s)
 }
 
-/// A bar of simulated time for experiment `name` (hidden with `--quiet`).
-pub(crate) fn progress_bar(name: &str, quiet: bool) -> indicatif::ProgressBar {
-    if quiet {
-        return indicatif::ProgressBar::hidden();
-    }
-    let b = indicatif::ProgressBar::new(1000);
-    b.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{prefix:>6} [{bar:40}] {percent:>3}% simulated, {elapsed} elapsed, eta {eta}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    b.set_prefix(name.to_string());
-    b
-}
-
 /// Runs the command, printing each experiment's table; an error's [`NetError::exit_code`] is the
 /// process exit code.
 pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
@@ -83,7 +66,7 @@ pub fn run(args: &NetArgs) -> Result<Vec<Report>, NetError> {
             cfg.duration_ps as f64 / dcqcn_net::config::PS_PER_S as f64,
             dir.display()
         );
-        let bar = progress_bar(exp.name(), args.quiet);
+        let bar = crate::net_scale::progress_bar(exp.name(), args.quiet);
         let report = experiment::run(exp, &cfg, &dir, &mut |done| {
             bar.set_position((done * 1000.0) as u64)
         })?;

@@ -115,7 +115,7 @@ fn run_advcam(a: &AdvcamArgs) -> Result<(), NetError> {
         cfg.duration_ps as f64 / PS_PER_S as f64,
         a.out.display()
     );
-    let bar = crate::net::progress_bar("advcam", a.run.quiet);
+    let bar = progress_bar("advcam", a.run.quiet);
     let started = std::time::Instant::now();
     let cpu0 = cpu_s();
     let (out, files) = advcam::run_writing(&cfg, &a.out, &mut |done| {
@@ -182,7 +182,7 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
         grid.y.values.len(),
         a.out.display()
     );
-    let bar = crate::net::progress_bar("sweep", a.run.quiet);
+    let bar = progress_bar("sweep", a.run.quiet);
     bar.set_length(total as u64);
     let title = format!(
         "sweep on {}: {} x {} ({} s per point)",
@@ -216,4 +216,21 @@ fn run_sweep(a: &SweepArgs) -> Result<(), NetError> {
     );
     outln!("wrote {}", files.join(", "));
     Ok(())
+}
+
+/// A bar of simulated time for experiment `name` (`dcqcn net`, `advcam` and `sweep`) (hidden with `--quiet`).
+pub(crate) fn progress_bar(name: &str, quiet: bool) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(1000);
+    b.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{prefix:>6} [{bar:40}] {percent:>3}% simulated, {elapsed} elapsed, eta {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    b.set_prefix(name.to_string());
+    b
 }

@@ -118,3 +118,47 @@ fn sender_outputs(o: &Outputs) -> u64 {
         + (u64::from(o.m_axis_tlast) << 2)
         + o.m_axis_tkeep
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rtl::{variants, Rtl};
+
+    /// Copying a run of registers whole gives the same record, every field every cycle, as
+    /// copying field by field, on every compiled variant; and every run is copied whole there
+    /// (else the lockstep pays a load and a store per register).
+    #[test]
+    fn whole_runs_copy_what_field_by_field_copies() {
+        let inputs = Recording::paper_table2(4096).inputs;
+        for v in variants() {
+            let mut whole = Rtl::new(&v.name).unwrap();
+            let mut by_field = Rtl::new(&v.name).unwrap();
+            assert_eq!(
+                whole.copy_whole_runs(true),
+                4,
+                "{}: a run is not in one piece",
+                v.name
+            );
+            assert_eq!(by_field.copy_whole_runs(false), 0, "{}", v.name);
+            let mut changed = 0;
+            let mut last = whole.snapshot();
+            for (cycle, i) in inputs.iter().enumerate() {
+                let (a, b) = (whole.step(i), by_field.step(i));
+                // The records byte for byte (a flag's byte included), the differing fields named.
+                assert!(
+                    whole.sample() == by_field.sample(),
+                    "{} cycle {cycle}: fields {:?} differ",
+                    v.name,
+                    a.diff(&b)
+                );
+                changed += usize::from(!a.diff(&last).is_empty());
+                last = a;
+            }
+            assert!(
+                changed > 100,
+                "{}: the record changed in {changed} cycles",
+                v.name
+            );
+        }
+    }
+}

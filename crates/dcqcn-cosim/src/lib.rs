@@ -1,18 +1,18 @@
 //! Per-cycle lockstep of the DCQCN RTL (Verilated, through a cxx shim) against `dcqcn-model`.
 //!
 //! - [`rtl`]: the Verilated RTL behind the same types as the model (`Inputs` in, `Snapshot` out);
-//! - [`lockstep`]: the run loop and mismatch reports (text, JSON and the waveform window before
-//!   the failure);
+//! - [`lockstep`]: the run loop and its mismatch report (the differing fields, the history);
 //! - [`vcd_out`]: waveforms of both sides;
+//! - [`artifacts`]: a mismatch's JSON report and the waveform window before it;
 //! - [`fuzz`]: fuzz cases run model-vs-RTL, campaigns with shrinking, saved cases replayed;
-//! - [`golden`]: `golden verify` of any set, the upstream SURF block's recorded sets included;
-//! - [`surf`]: the upstream SURF block (GHDL) against its model.
+//! - [`bench`]: the recorded stimulus and harnesses of `make bench`.
 //!
 //! Stimulus, scenarios, coverage, state injection, fuzz cases and golden vectors come from
 //! `dcqcn-stim`; register configuration files, units and the random stream from `dcqcn-harness`.
 //!
 //! It is not a network simulator and holds no second model of the block.
 
+pub mod artifacts;
 pub mod bench;
 pub mod ffi;
 pub mod fuzz;

@@ -5,7 +5,6 @@
 //! cycle (runs are deterministic) to collect the last cycles and, if asked, a waveform window.
 
 use crate::rtl::Rtl;
-use crate::vcd_out::{self, TraceError};
 use crate::CosimError;
 use dcqcn_model::snapshot::{decode, hex, FIELDS};
 use dcqcn_model::{Config, Inputs, Outputs, Snapshot};
@@ -13,10 +12,7 @@ use dcqcn_stim::coverage::Coverage;
 use dcqcn_stim::run::{run_model, RunSpec, RunStats};
 use dcqcn_stim::stimulus::Bench;
 use serde::Serialize;
-use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
 use std::time::Instant;
-use thiserror::Error;
 
 /// Cycles of model history (inputs and outputs) that a mismatch report lists.
 pub const HISTORY_CYCLES: u64 = 8;
@@ -244,54 +240,4 @@ pub fn explain(spec: &RunSpec, m: &mut Mismatch, k: u64) {
         }
     });
     m.history = rows;
-}
-
-/// A mismatch artifact that could not be written.
-#[derive(Debug, Error)]
-pub enum ArtifactError {
-    #[error("{}: cannot write report: {source}", path.display())]
-    Report {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: cannot write waveform: {}", path.display(), source.cause())]
-    Waveform {
-        path: PathBuf,
-        #[source]
-        source: TraceError,
-    },
-}
-
-/// What [`write_mismatch_artifacts`] wrote: each file is written, or fails, on its own.
-#[derive(Debug)]
-pub struct MismatchArtifacts {
-    /// The JSON report.
-    pub report: Result<PathBuf, ArtifactError>,
-    /// The waveform and the cycles it holds.
-    pub waveform: Result<(PathBuf, RangeInclusive<u64>), ArtifactError>,
-}
-
-/// Writes the mismatch `m` of the run `spec` as JSON to `path`, and beside it (extension `.vcd`)
-/// a waveform of the [`WAVEFORM_CYCLES`] cycles up to the mismatch, from a re-run of the seed.
-pub fn write_mismatch_artifacts(spec: &RunSpec, m: &Mismatch, path: &Path) -> MismatchArtifacts {
-    let vcd = path.with_extension("vcd");
-    let report = serde_json::to_vec_pretty(m)
-        .map_err(std::io::Error::from)
-        .and_then(|json| std::fs::write(path, json))
-        .map(|()| path.to_path_buf())
-        .map_err(|source| ArtifactError::Report {
-            path: path.to_path_buf(),
-            source,
-        });
-    let first = m.cycle.saturating_sub(WAVEFORM_CYCLES - 1);
-    let rerun = RunSpec {
-        cycles: m.cycle + 1,
-        ..spec.clone()
-    };
-    let waveform = match vcd_out::run_traced(&rerun, &vcd, first..m.cycle + 1) {
-        Ok(_) => Ok((vcd, first..=m.cycle)),
-        Err(source) => Err(ArtifactError::Waveform { path: vcd, source }),
-    };
-    MismatchArtifacts { report, waveform }
 }

@@ -527,7 +527,11 @@ fn failing_case_replays_and_writes_report_and_waveform() {
     let replay = format!("replay: dcqcn fuzz --replay {} --cycles", case.display());
     assert!(m.report().contains(&replay), "{}", m.report());
 
-    let a = lockstep::write_mismatch_artifacts(&r.spec, &m, &fuzz::mismatch_report_path(&case));
+    let a = dcqcn_cosim::artifacts::write_mismatch_artifacts(
+        &r.spec,
+        &m,
+        &fuzz::mismatch_report_path(&case),
+    );
     let report = a.report.unwrap();
     assert_eq!(report, dir.join("case.mismatch.json"));
     let json: serde_json::Value =
@@ -546,7 +550,8 @@ fn failing_case_replays_and_writes_report_and_waveform() {
     let text = std::fs::read_to_string(&vcd).unwrap();
     assert!(text.contains("$scope module model $end") && text.contains("$scope module rtl $end"));
 
-    let a = lockstep::write_mismatch_artifacts(&r.spec, &m, &dir.join("missing/r.json"));
+    let a =
+        dcqcn_cosim::artifacts::write_mismatch_artifacts(&r.spec, &m, &dir.join("missing/r.json"));
     let e = a.report.unwrap_err().to_string();
     assert!(e.contains("missing/r.json: cannot write report: "), "{e}");
     let e = a.waveform.unwrap_err().to_string();

@@ -1,10 +1,10 @@
-//! The configuration registers (spec 6.2) as one value type, the named configurations (spec 6.3;
-//! the published parameter sets among them in `profiles.rs`), and the writes that set them. The
+//! The configuration registers (spec 6.2) as one value type, the two named configurations of this
+//! block (spec 6.3: SURF's reset values and the paper's Table II; the others and the list of every
+//! named configuration are in `profiles.rs`), and the writes that set them. The
 //! struct's fields and their encoding as AXI4-Lite words (`Config::word`, `Config::set_word`)
 //! are generated from regmap/dcqcn_regs.rdl (crates/dcqcn-model/src/regmap.rs).
 
 use crate::params::Params;
-use crate::profiles;
 use crate::regmap;
 
 /// Every RW field of the register file, in register units (bytes/s, cycles, raw codes).
@@ -132,53 +132,6 @@ pub const SCHEME_UNGATED: u8 = 2;
 /// Width in bits of each field, for range checks of user input (generated from the register map:
 /// [`regmap::CONFIG_FIELDS`]).
 pub const FIELD_WIDTHS: &[(&str, u32)] = regmap::CONFIG_FIELDS;
-
-/// The named configurations of spec 6.3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NamedConfig {
-    UpstreamReset,
-    PaperTable2,
-    /// Zhu et al., SIGCOMM 2015 ([`profiles::dcqcn_sigcomm15`]).
-    DcqcnSigcomm15,
-    /// NVIDIA ConnectX defaults ([`profiles::nvidia_cx`]).
-    NvidiaCx,
-    /// The ns-3 simulator of HPCC ([`profiles::ns3_hpcc`]).
-    Ns3Hpcc,
-}
-
-impl NamedConfig {
-    pub const ALL: [NamedConfig; 5] = [
-        NamedConfig::UpstreamReset,
-        NamedConfig::PaperTable2,
-        NamedConfig::DcqcnSigcomm15,
-        NamedConfig::NvidiaCx,
-        NamedConfig::Ns3Hpcc,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NamedConfig::UpstreamReset => "upstream-reset",
-            NamedConfig::PaperTable2 => "paper-table2",
-            NamedConfig::DcqcnSigcomm15 => "dcqcn-sigcomm15",
-            NamedConfig::NvidiaCx => "nvidia-cx",
-            NamedConfig::Ns3Hpcc => "ns3-hpcc",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<NamedConfig> {
-        Self::ALL.into_iter().find(|c| c.name() == name)
-    }
-
-    pub fn config(self, p: &Params) -> Config {
-        match self {
-            NamedConfig::UpstreamReset => Config::reset(p),
-            NamedConfig::PaperTable2 => Config::paper_table2(p),
-            NamedConfig::DcqcnSigcomm15 => profiles::dcqcn_sigcomm15(p),
-            NamedConfig::NvidiaCx => profiles::nvidia_cx(p),
-            NamedConfig::Ns3Hpcc => profiles::ns3_hpcc(p),
-        }
-    }
-}
 
 /// round(seconds x f) for a time given as `num / den` seconds, half up.
 pub(crate) fn cycles(p: &Params, num: u64, den: u64) -> u64 {

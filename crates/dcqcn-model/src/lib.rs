@@ -30,9 +30,10 @@ pub mod regs;
 mod skip;
 pub mod snapshot;
 
-pub use config::{Config, NamedConfig};
+pub use config::Config;
 pub use credit_gate::{AxisIn, DATA_WORDS};
 pub use params::{ParamError, Params};
+pub use profiles::NamedConfig;
 pub use rate_inc::Phase;
 pub use regs::AxilIn;
 pub use skip::Streamed;

@@ -1,6 +1,7 @@
 //! The named configurations of spec 6.3 that are published parameter sets of other DCQCN
 //! implementations, mapped onto this block's registers at the block's own clock and line rate
-//! ([`Params`]). `upstream-reset` and `paper-table2` are in `config.rs`.
+//! ([`Params`]), and [`NamedConfig`], every named configuration (`upstream-reset` and
+//! `paper-table2` are `Config::reset` and `Config::paper_table2` in `config.rs`).
 //!
 //! Conversions used throughout (spec 6.3): a time becomes cycles at `p.clk_hz()` rounded half up;
 //! a rate in Mb/s becomes bytes/s × 125,000; a 16-bit interval that does not fit saturates at
@@ -9,6 +10,53 @@
 
 use crate::config::{self, Config};
 use crate::params::Params;
+
+/// The named configurations of spec 6.3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedConfig {
+    UpstreamReset,
+    PaperTable2,
+    /// Zhu et al., SIGCOMM 2015 ([`dcqcn_sigcomm15`]).
+    DcqcnSigcomm15,
+    /// NVIDIA ConnectX defaults ([`nvidia_cx`]).
+    NvidiaCx,
+    /// The ns-3 simulator of HPCC ([`ns3_hpcc`]).
+    Ns3Hpcc,
+}
+
+impl NamedConfig {
+    pub const ALL: [NamedConfig; 5] = [
+        NamedConfig::UpstreamReset,
+        NamedConfig::PaperTable2,
+        NamedConfig::DcqcnSigcomm15,
+        NamedConfig::NvidiaCx,
+        NamedConfig::Ns3Hpcc,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NamedConfig::UpstreamReset => "upstream-reset",
+            NamedConfig::PaperTable2 => "paper-table2",
+            NamedConfig::DcqcnSigcomm15 => "dcqcn-sigcomm15",
+            NamedConfig::NvidiaCx => "nvidia-cx",
+            NamedConfig::Ns3Hpcc => "ns3-hpcc",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<NamedConfig> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    pub fn config(self, p: &Params) -> Config {
+        match self {
+            NamedConfig::UpstreamReset => Config::reset(p),
+            NamedConfig::PaperTable2 => Config::paper_table2(p),
+            NamedConfig::DcqcnSigcomm15 => dcqcn_sigcomm15(p),
+            NamedConfig::NvidiaCx => nvidia_cx(p),
+            NamedConfig::Ns3Hpcc => ns3_hpcc(p),
+        }
+    }
+}
 
 /// Bytes/s per Mb/s.
 const MBPS: u64 = 125_000;

@@ -653,7 +653,7 @@ pub fn plan(o: &Options, file: Option<(&str, &str)>) -> Result<NetConfig, NetErr
     // defaults' PFC headroom follows it, and it wins over a file's value.
     let uplink = o.uplink.as_ref().map(|u| {
         (
-            crate::sweep::Axis {
+            crate::axis::Axis {
                 flag: "--uplink".into(),
                 name: "link.uplink_rate".into(),
                 values: vec![u.clone()],
@@ -663,13 +663,13 @@ pub fn plan(o: &Options, file: Option<(&str, &str)>) -> Result<NetConfig, NetErr
     });
     let mut uplink_bits_per_s = DEFAULT_UPLINK_BITS_PER_S;
     if let Some((axis, u)) = &uplink {
-        let c = crate::sweep::apply(&default_config(1, 1, uplink_bits_per_s), axis, u)?;
+        let c = crate::axis::apply(&default_config(1, 1, uplink_bits_per_s), axis, u)?;
         uplink_bits_per_s = c.link.uplink().rate_bits_per_s;
     }
     let mut cfg = default_config(o.leaves, o.per_leaf, uplink_bits_per_s);
     crate::config::command_line(&mut cfg, file, o.seed, o.duration_s)?;
     if let Some((axis, u)) = &uplink {
-        cfg = crate::sweep::apply(&cfg, axis, u)?;
+        cfg = crate::axis::apply(&cfg, axis, u)?;
     }
     Ok(cfg)
 }

@@ -24,7 +24,10 @@
 //! It is not a second DCQCN implementation: every rate decision comes from the model.
 
 pub mod advcam;
+pub mod axis;
 pub mod config;
+#[cfg(test)]
+mod config_tests;
 pub mod csv_out;
 pub mod emulated;
 pub mod experiment;

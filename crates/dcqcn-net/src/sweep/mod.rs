@@ -25,59 +25,24 @@ use crate::out::{self, OutFile};
 use crate::plot::{Figure, Heatmap, Panel};
 use crate::sim::{Network, RunResult};
 use crate::NetError;
-use dcqcn_harness::clip;
-use dcqcn_harness::config_file::ConfigFileError;
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-mod axis;
-use axis::*;
-pub use axis::{apply, parse_axis, register_fields, Axis};
+use crate::axis::*;
+pub use crate::axis::{
+    apply, parse_axis, register_fields, Axis, MAX_AXIS, MAX_SPEC_CHARS, MAX_VALUE_CHARS,
+    NETWORK_FIELDS,
+};
 
 /// Largest grid (points).
 pub const MAX_POINTS: usize = 1024;
-/// Largest axis (values).
-pub const MAX_AXIS: usize = 64;
-/// Longest `--x` / `--y` argument (characters): 64 values of [`MAX_VALUE_CHARS`] and a name.
-pub const MAX_SPEC_CHARS: usize = 4096;
-/// Longest value on an axis (characters).
-pub const MAX_VALUE_CHARS: usize = 64;
 /// Sample cells ([`NetConfig::sample_cells`]) of the points that run at the same time: a sweep
 /// runs on at most `MAX_SWEEP_CELLS / (the largest point's cells)` threads.
 pub const MAX_SWEEP_CELLS: u64 = 4 * config::MAX_SAMPLE_CELLS;
 /// A collapsed flow gets less than this fraction of its fair share.
 pub const COLLAPSE_SHARE: f64 = 0.1;
-
-/// Network fields a sweep may vary (the parameter-file names); register fields are
-/// `registers.<field>`.
-pub const NETWORK_FIELDS: [&str; 24] = [
-    "seed",
-    "duration",
-    "sample",
-    "frame.payload_bytes",
-    "frame.stream_overhead_bytes",
-    "frame.l2_overhead_bytes",
-    "frame.gap_bytes",
-    "link.rate",
-    "link.uplink_rate",
-    "link.delay",
-    "switch.buffer",
-    "switch.ecn",
-    "switch.kmin",
-    "switch.kmax",
-    "switch.pmax",
-    "switch.pfc",
-    "switch.xoff",
-    "switch.xon",
-    "switch.headroom",
-    "switch.pause_quanta",
-    "receiver.cnp_interval",
-    "receiver.cnp_latency",
-    "sender.mac_fifo",
-    "sender.cnp_pulse_cycles",
-];
 
 /// A checked grid: the configuration of every point, `points[y][x]`.
 pub struct Grid {

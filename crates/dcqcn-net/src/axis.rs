@@ -1,7 +1,48 @@
 //! The sweep's axes: `NAME=VALUES` parsed (a list, or `FROM..TO:N` with units), the names a
 //! sweep may vary, and a value applied to a configuration through the parameter-file reader.
 
-use super::*;
+use crate::config::{self, NetConfig};
+use crate::NetError;
+use dcqcn_harness::clip;
+use dcqcn_harness::config_file::ConfigFileError;
+
+/// Largest axis (values).
+pub const MAX_AXIS: usize = 64;
+
+/// Longest `--x` / `--y` argument (characters): 64 values of [`MAX_VALUE_CHARS`] and a name.
+pub const MAX_SPEC_CHARS: usize = 4096;
+
+/// Longest value on an axis (characters).
+pub const MAX_VALUE_CHARS: usize = 64;
+
+/// Network fields a sweep may vary (the parameter-file names); register fields are
+/// `registers.<field>`.
+pub const NETWORK_FIELDS: [&str; 24] = [
+    "seed",
+    "duration",
+    "sample",
+    "frame.payload_bytes",
+    "frame.stream_overhead_bytes",
+    "frame.l2_overhead_bytes",
+    "frame.gap_bytes",
+    "link.rate",
+    "link.uplink_rate",
+    "link.delay",
+    "switch.buffer",
+    "switch.ecn",
+    "switch.kmin",
+    "switch.kmax",
+    "switch.pmax",
+    "switch.pfc",
+    "switch.xoff",
+    "switch.xon",
+    "switch.headroom",
+    "switch.pause_quanta",
+    "receiver.cnp_interval",
+    "receiver.cnp_latency",
+    "sender.mac_fifo",
+    "sender.cnp_pulse_cycles",
+];
 
 /// One axis: a parameter and its values as written in a parameter file.
 #[derive(Clone, Debug, PartialEq)]
@@ -12,7 +53,7 @@ pub struct Axis {
     pub values: Vec<String>,
 }
 
-pub(super) fn flag_error(flag: &str, message: String) -> NetError {
+pub(crate) fn flag_error(flag: &str, message: String) -> NetError {
     NetError::Flag {
         flag: flag.to_string(),
         message,
@@ -20,7 +61,7 @@ pub(super) fn flag_error(flag: &str, message: String) -> NetError {
 }
 
 /// A number followed by a unit (`200us` -> (200.0, "us")).
-pub(super) fn split_unit(s: &str) -> Option<(f64, &str)> {
+pub(crate) fn split_unit(s: &str) -> Option<(f64, &str)> {
     let s = s.trim();
     let end = s
         .char_indices()
@@ -33,7 +74,7 @@ pub(super) fn split_unit(s: &str) -> Option<(f64, &str)> {
 }
 
 /// `v` with four significant digits, trailing zeros removed.
-pub(super) fn four_digits(v: f64) -> String {
+pub(crate) fn four_digits(v: f64) -> String {
     if v == 0.0 {
         return "0".into();
     }
@@ -262,7 +303,7 @@ pub fn parse_axis(flag: &str, spec: &str) -> Result<Axis, NetError> {
 
 /// `value` as a TOML value: as written if it is one (a number, a boolean, an array, a quoted
 /// string), else a string (`10us`). Only a single value is read: `1\nseed = 3` is a string.
-pub(super) fn toml_value(value: &str) -> toml::Value {
+pub(crate) fn toml_value(value: &str) -> toml::Value {
     use serde::Deserialize;
     toml::Value::deserialize(toml::de::ValueDeserializer::new(value))
         .unwrap_or_else(|_| toml::Value::String(value.to_string()))
@@ -271,7 +312,7 @@ pub(super) fn toml_value(value: &str) -> toml::Value {
 /// The parameter-file text that sets `name` to `value` in `cfg` (a register field in every
 /// flow's table), built as a TOML document and written by the `toml` crate: the value is one
 /// TOML value, it cannot add a key or a table.
-pub(super) fn file_text(
+pub(crate) fn file_text(
     cfg: &NetConfig,
     name: &str,
     value: &str,
