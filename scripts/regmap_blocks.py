@@ -507,6 +507,14 @@ def rust_regmap_blocks(m, rust_int):
         out.append("            ..Actions::default()")
         out.append("        },")
     out += ["        _ => Actions::default(),", "    })", "}", ""]
+    out += ["/// The feature of the word at `addr` (decoded on bits 11:2), if it has one (the RDL's",
+            "/// `feature`): random bus traffic reaches a feature's words only where a scenario asks.",
+            "pub fn feature(addr: u16) -> Option<&'static str> {",
+            "    match addr & 0xFFC {"]
+    for w in m["words"]:
+        if w.get("feature"):
+            out.append(f"        {w['name'].upper()} => Some(\"{w['feature']}\"),")
+    out += ["        _ => None,", "    }", "}", ""]
     out.append("// The reset values of the optional configuration registers (those of a word with a")
     out.append("// feature): a configuration file may leave them out (serde's default and skip).")
     for w, f in cfg_fields(m):

@@ -177,11 +177,12 @@ fn vhdl_reset(map: &RegMap, record: &str) -> Result<String, GenError> {
     Ok(s)
 }
 
-/// The Python Config type's keys.
+/// The Python Config type's keys, in the map's order (the order of `Model.config`, which is
+/// `Config::values`'): the comparison record groups them by feature instead.
 fn py_config() -> String {
-    registers()
-        .filter(|f| f.name.starts_with("cfg_"))
-        .map(|f| format!("    {}: int\n", cfg_name(f)))
+    dcqcn_model::regmap::CONFIG_FIELDS
+        .iter()
+        .map(|(name, _)| format!("    {name}: int\n"))
         .collect()
 }
 

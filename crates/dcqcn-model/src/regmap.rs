@@ -970,6 +970,27 @@ pub fn write(cfg: &mut crate::Config, addr: u16, wdata: u32, wstrb: u8) -> Optio
     })
 }
 
+/// The feature of the word at `addr` (decoded on bits 11:2), if it has one (the RDL's
+/// `feature`): random bus traffic reaches a feature's words only where a scenario asks.
+pub fn feature(addr: u16) -> Option<&'static str> {
+    match addr & 0xFFC {
+        RMAX => Some("rate_rules"),
+        RATE_FIRST_CNP => Some("rate_rules"),
+        RATE_RULES => Some("rate_rules"),
+        CONTROL => Some("control"),
+        FW_RATE => Some("control"),
+        TRACE_CTRL => Some("trace"),
+        TRACE_STATUS => Some("trace"),
+        TRACE_COUNTS => Some("trace"),
+        TRACE_TIME => Some("trace"),
+        TRACE_SEL => Some("trace"),
+        TRACE_ENTRY => Some("trace"),
+        TRACE_RC => Some("trace"),
+        TRACE_STAMP => Some("trace"),
+        _ => None,
+    }
+}
+
 // The reset values of the optional configuration registers (those of a word with a
 // feature): a configuration file may leave them out (serde's default and skip).
 #[doc(hidden)]
