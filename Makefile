@@ -21,12 +21,15 @@ FUZZ_SECONDS ?=
 all: test
 
 help:
-	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles), SV and VHDL (HDL=sv|vhdl|both)"
+	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles), SV and VHDL (HDL=sv|vhdl|both),"
+	@echo "             full and base feature configurations (FEATURES=full|base|all; docs/spec.md 2)"
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
 	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
-	@echo "make synth   Yosys synth_xilinx -family xcu resources beside the paper's Table I (HDL=sv|vhdl|both)"
-	@echo "make formal  Yosys proof that the SV and the VHDL twin are sequentially equivalent (FORMAL_WIDTHS, default 8 32 64; docs/formal.md)"
+	@echo "make synth   Yosys synth_xilinx -family xcu resources, base and full configurations, SV and VHDL, beside the paper's"
+	@echo "             Table I and upstream SURF (SURF_DIR=...); LUT spread over SYNTH_RUNS runs (HDL, SYNTH_FLOW; scripts/synth.sh)"
+	@echo "make formal  Yosys proof that the SV and the VHDL twin are sequentially equivalent (FORMAL_WIDTHS, default 8 32 64;"
+	@echo "             the base configuration at FORMAL_BASE_WIDTHS, default 8; docs/formal.md)"
 	@echo "make formal-negative  the same proof on one-line mutants (one SV, one VHDL): it must fail on the named signal"
 	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
@@ -35,6 +38,7 @@ help:
 	@echo "                   (cocotb on GHDL and the VHDL twin: a subset; all: make golden-check-cocotb-vhdl)"
 	@echo "make golden-check-cocotb-vhdl  every golden set with cocotb on GHDL and the VHDL twin"
 	@echo "make golden-check-netlist      every golden set on GHDL with the Yosys netlist of the SV"
+	@echo "make golden-check-base  every set that lists the base configuration on Verilator, Icarus and GHDL (VHDL twin)"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
 	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
@@ -53,7 +57,7 @@ deps:
 	@scripts/deps.sh
 
 cosim: deps
-	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) $(COSIM_ARGS)
+	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) --features $(or $(FEATURES),all) $(COSIM_ARGS)
 
 test: deps fmt-check import-cycles clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
 
@@ -85,6 +89,8 @@ lint:
 	  echo "verilator --lint-only -Wall DATA_BYTES=$$w"; \
 	  verilator --lint-only -Wall -Irtl -GDATA_BYTES=$$w --top-module dcqcn_rl $(RTL) || exit 1; \
 	done
+	@echo "verilator --lint-only -Wall base configuration (RATE_RULES=0 CONTROL=0 TRACE_DEPTH=0)"
+	@verilator --lint-only -Wall -Irtl -GRATE_RULES=0 -GCONTROL=0 -GTRACE_DEPTH=0 --top-module dcqcn_rl $(RTL)
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
 	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
 	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
@@ -149,14 +155,17 @@ sweep:
 	$(CARGO) run --release -q -p dcqcn-cli -- net sweep --x registers.inc_interval=500us..64000us:8 \
 	  --y receiver.cnp_interval=4us..1024us:5 --duration 0.2 --out out/net/sweep
 
+# make synth: one table of resources (scripts/synth.sh lists its variables: HDL, SURF_DIR, SYNTH_RUNS,
+# SYNTH_SURF_RUNS, SYNTH_FLOW, SYNTH_JOBS, DATA_BYTES); exit 1 names each failing figure.
 synth: deps
-	@HDL=$(or $(HDL),sv) scripts/synth.sh
+	@HDL=$(or $(HDL),both) SURF_DIR=$(SURF_DIR) scripts/synth.sh
 
 # make formal: equivalence of rtl/*.sv and rtl/vhdl/*.vhd for each beat width (docs/formal.md).
 .PHONY: formal formal-negative
 FORMAL_WIDTHS ?= 8 32 64
+FORMAL_BASE_WIDTHS ?= 8
 formal: deps
-	python3 scripts/formal.py --data-bytes $(FORMAL_WIDTHS)
+	python3 scripts/formal.py --data-bytes $(FORMAL_WIDTHS) --base-data-bytes $(FORMAL_BASE_WIDTHS)
 
 # make formal-negative: an injected difference (a mutant of verilator/mutants/ applied to a copy under
 # target/formal/) must make the proof fail, on the signal the mutant changes.
@@ -212,11 +221,16 @@ GOLDEN_DIRS = $(filter-out golden/surf/,$(wildcard golden/*/))
 
 golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-decerr \
   golden/random-frames-64b golden/trigger-collisions
+# The base configuration (docs/spec.md 2): every set that lists it on Verilator, a subset on GHDL and
+# the VHDL twin (about 1,700 cycles/s there; all of them: make golden-check-base).
+GOLDEN_BASE_VHDL_SETS = golden/base-absent golden/regs-decerr golden/trigger-collisions
 golden-check: deps golden-deps golden-verify
 	testbench/sv/run.sh verilator $(GOLDEN_DIRS)
 	testbench/sv/run.sh icarus $(GOLDEN_DIRS)
 	GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 	HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_DIRS)
+	FEATURES=base testbench/sv/run.sh verilator $(GOLDEN_DIRS)
+	FEATURES=base HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_BASE_VHDL_SETS)
 	python3 testbench/check_negative.py --only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl-twin,verify
 
 # The VHDL testbench on the Yosys gate-level netlist of the SystemVerilog (scripts/netlist2vhdl.py):
@@ -225,6 +239,13 @@ golden-check: deps golden-deps golden-verify
 golden-check-netlist: deps golden-deps golden-verify
 	testbench/vhdl/run.sh $(GOLDEN_DIRS)
 	python3 testbench/check_negative.py --only vhdl
+
+# Every set that lists the base configuration on every testbench that builds it (cocotb: the full one).
+.PHONY: golden-check-base
+golden-check-base: deps golden-deps golden-verify
+	FEATURES=base testbench/sv/run.sh verilator $(GOLDEN_DIRS)
+	FEATURES=base testbench/sv/run.sh icarus $(GOLDEN_DIRS)
+	FEATURES=base HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_DIRS)
 
 # Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
 golden-check-cocotb-vhdl: deps golden-deps

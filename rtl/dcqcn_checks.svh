@@ -6,6 +6,7 @@
 //     `DCQCN_CHECK_DATA_BYTES(dcqcn_rl)
 //     `DCQCN_CHECK_CLK_FREQ_HZ(dcqcn_rl)
 //     `DCQCN_CHECK_LINE_RATE(dcqcn_rl)
+//     `DCQCN_CHECK_FEATURES(dcqcn_rl)
 //
 // An illegal value stops the elaboration with "<module>: <PARAMETER> <value> out of range <range>".
 // Only macros here (no declarations), so the include guard is safe in every module.
@@ -40,5 +41,13 @@
 `define DCQCN_CHECK_LINE_RATE(mod) \
     `DCQCN_CHECK(g_bad_line_rate, LINE_RATE == 32'd0, \
                  `"mod: LINE_RATE %0d out of range 1..4294967295`", LINE_RATE)
+// the three feature parameters (spec 2)
+`define DCQCN_CHECK_FEATURES(mod) \
+    `DCQCN_CHECK(g_bad_rate_rules, RATE_RULES != 0 && RATE_RULES != 1, \
+                 `"mod: RATE_RULES %0d out of range 0 or 1`", RATE_RULES) \
+    `DCQCN_CHECK(g_bad_control, CONTROL != 0 && CONTROL != 1, \
+                 `"mod: CONTROL %0d out of range 0 or 1`", CONTROL) \
+    `DCQCN_CHECK(g_bad_trace_depth, TRACE_DEPTH != 0 && TRACE_DEPTH != 64, \
+                 `"mod: TRACE_DEPTH %0d out of range 0 or 64`", TRACE_DEPTH)
 
 `endif

@@ -9,7 +9,10 @@
 
 module dcqcn_regs #(
     parameter int          DATA_BYTES  = 8,                  // reported in the ID register
-    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000     // f, Hz; sets the interval reset values
+    parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,    // f, Hz; sets the interval reset values
+    parameter int          RATE_RULES  = 1,                  // spec 2: the rate rules 0x150-0x158
+    parameter int          CONTROL     = 1,                  // spec 2: the control schemes 0x15C-0x160
+    parameter int          TRACE_DEPTH = 64                  // spec 2: the event trace 0x170-0x18C (0, 64)
 ) (
     /* Clock and synchronous reset */
     input  wire logic        clk,
@@ -95,8 +98,14 @@ module dcqcn_regs #(
     // spec 2: illegal parameters are an elaboration error
     `DCQCN_CHECK_DATA_BYTES(dcqcn_regs)
     `DCQCN_CHECK_CLK_FREQ_HZ(dcqcn_regs)
+    `DCQCN_CHECK_FEATURES(dcqcn_regs)
 
     `include "dcqcn_regmap.svh"
+
+    // spec 2: the features built (the register map's `feature` of a word names one of these)
+    localparam bit FEAT_RATE_RULES = RATE_RULES != 0;
+    localparam bit FEAT_CONTROL    = CONTROL != 0;
+    localparam bit FEAT_TRACE      = TRACE_DEPTH != 0;
 
     localparam logic [63:0] F_64 = {32'd0, CLK_FREQ_HZ};
     // spec 2: interval reset values, round(1.5 ms x f), round(4 us x f) mod 2^16, round(55 us x f) mod 2^16
@@ -123,6 +132,7 @@ module dcqcn_regs #(
 
     /* Combinational */
     logic         wr_en;
+    logic         wr_ok;    // a write to a built word
     logic         rd_en;
     logic [9:0]   wr_word;
     logic [9:0]   rd_word;
@@ -168,6 +178,23 @@ module dcqcn_regs #(
         end
     endfunction
 
+    // BEGIN GENERATED built: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+    // spec 2: 1 when the word at word index `word` is built: a feature's words only when the
+    // feature is (FEAT_<feature>, from the generics); an absent word answers as an unmapped one
+    function automatic logic word_built(input logic [9:0] word);
+        case (word)
+            ADDR_RMAX[11:2], ADDR_RATE_FIRST_CNP[11:2], ADDR_RATE_RULES[11:2]:
+                word_built = FEAT_RATE_RULES;
+            ADDR_CONTROL[11:2], ADDR_FW_RATE[11:2]:
+                word_built = FEAT_CONTROL;
+            ADDR_TRACE_CTRL[11:2], ADDR_TRACE_STATUS[11:2], ADDR_TRACE_COUNTS[11:2], ADDR_TRACE_TIME[11:2],
+            ADDR_TRACE_SEL[11:2], ADDR_TRACE_ENTRY[11:2], ADDR_TRACE_RC[11:2], ADDR_TRACE_STAMP[11:2]:
+                word_built = FEAT_TRACE;
+            default: word_built = 1'b1;
+        endcase
+    endfunction
+    // END GENERATED built
+
     // spec 6.2 reset values (a signal, not a localparam: Icarus 11 has no struct-typed parameters
     // and Yosys 0.23 no struct members in constant functions)
     always_comb begin
@@ -196,7 +223,7 @@ module dcqcn_regs #(
     // (no write decode: the register update below uses these). type: 0b000 a decrease; an
     // increase: bit 2 timer_fire, bits [1:0] its phase; both: timer and byte counter fired.
     always_comb begin
-        trace_ev   = r.trace_ctrl.trace_en & (dec_fire | inc_event);
+        trace_ev   = FEAT_TRACE & r.trace_ctrl.trace_en & (dec_fire | inc_event);
         trace_full = r.trace.count[6];
         trace_wdata       = '0;
         trace_wdata.rc    = rc_next;
@@ -219,6 +246,7 @@ module dcqcn_regs #(
         rd_en   = ~rst & s_axil_arvalid & ~r.rvalid;
         wr_word = s_axil_awaddr[11:2];
         rd_word = s_axil_araddr[11:2];
+        wr_ok   = wr_en & word_built(wr_word);
 
         s_axil_awready = wr_en;
         s_axil_wready  = wr_en;
@@ -236,8 +264,9 @@ module dcqcn_regs #(
 
         /* Configuration writes: strobes apply to the current word value (spec 6.1) */
         // spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect
-        wresp = RESP_OKAY;
-        if (wr_en) begin
+        // spec 2: a word of an absent feature answers as an unmapped one
+        wresp = wr_ok ? RESP_OKAY : RESP_DECERR;
+        if (wr_ok) begin
             case (wr_word)
                 // every writable word
                 // BEGIN GENERATED write: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
@@ -291,6 +320,22 @@ module dcqcn_regs #(
         r_d.trace_ctrl.rsvd_7_2 = '0;
         r_d.trace_sel.rsvd_31_6 = '0;
         // END GENERATED clear
+        // spec 2: an absent feature's configuration stays at its reset value
+        // BEGIN GENERATED tie-off: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+        if (!FEAT_RATE_RULES) begin
+            r_d.rmax = r_init.rmax;
+            r_d.rate_first_cnp = r_init.rate_first_cnp;
+            r_d.rate_rules = r_init.rate_rules;
+        end
+        if (!FEAT_CONTROL) begin
+            r_d.control = r_init.control;
+            r_d.fw_rate = r_init.fw_rate;
+        end
+        if (!FEAT_TRACE) begin
+            r_d.trace_ctrl = r_init.trace_ctrl;
+            r_d.trace_sel = r_init.trace_sel;
+        end
+        // END GENERATED tie-off
 
         // spec 6.1: write response
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
@@ -381,6 +426,11 @@ module dcqcn_regs #(
                     rmapped = 1'b0;
                 end
             endcase
+            // spec 2: a word of an absent feature reads as an unmapped one
+            if (!word_built(rd_word)) begin
+                rword   = 32'd0;
+                rmapped = 1'b0;
+            end
         end
 
         // spec 6.1: read response; a same-cycle write is seen from the next read on
@@ -413,7 +463,7 @@ module dcqcn_regs #(
 
         /* Event trace (spec 4.10): on the configuration of the cycle (r); a clear wins */
         trace_rec = ~rst & trace_ev & ~trace_clear & (~trace_full | r.trace_ctrl.trace_wrap);
-        if (trace_clear) begin
+        if (trace_clear | ~FEAT_TRACE) begin
             r_d.trace = '0;
         end else if (r.trace_ctrl.trace_en) begin
             if (trace_rec) begin
@@ -473,14 +523,15 @@ module dcqcn_regs #(
     assign cfg_byte_en         = r.ext_ctrl.byte_en;
     assign cfg_byte_threshold  = r.byte_threshold;
     assign cfg_credit_cap      = r.credit_cap;
-    assign cfg_rmax            = r.rmax;
-    assign cfg_rate_first_cnp  = r.rate_first_cnp;
-    assign cfg_alpha_init      = r.rate_rules.alpha_init;
-    assign cfg_min_dec_fac     = r.rate_rules.min_dec_fac;
-    assign cfg_hai_mult        = r.rate_rules.hai_mult;
-    assign cfg_scheme          = r.control.scheme;
-    assign cfg_gate_mask       = r.control.gate_mask;
-    assign cfg_fw_rate         = r.fw_rate;
+    // spec 2: an absent feature's configuration is its reset value (a constant for the synthesis)
+    assign cfg_rmax            = FEAT_RATE_RULES ? r.rmax : r_init.rmax;
+    assign cfg_rate_first_cnp  = FEAT_RATE_RULES ? r.rate_first_cnp : r_init.rate_first_cnp;
+    assign cfg_alpha_init      = FEAT_RATE_RULES ? r.rate_rules.alpha_init : r_init.rate_rules.alpha_init;
+    assign cfg_min_dec_fac     = FEAT_RATE_RULES ? r.rate_rules.min_dec_fac : r_init.rate_rules.min_dec_fac;
+    assign cfg_hai_mult        = FEAT_RATE_RULES ? r.rate_rules.hai_mult : r_init.rate_rules.hai_mult;
+    assign cfg_scheme          = FEAT_CONTROL ? r.control.scheme : r_init.control.scheme;
+    assign cfg_gate_mask       = FEAT_CONTROL ? r.control.gate_mask : r_init.control.gate_mask;
+    assign cfg_fw_rate         = FEAT_CONTROL ? r.fw_rate : r_init.fw_rate;
 
 endmodule
 

@@ -12,7 +12,12 @@
 module dcqcn_rl #(
     parameter int          DATA_BYTES  = 8,                  // AXI4-Stream beat width, bytes (1..64)
     parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,    // f, Hz (65537..4294967295)
-    parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000   // L, bytes/s (1..4294967295)
+    parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000,  // L, bytes/s (1..4294967295)
+    // spec 2: the optional features (1/64: built, as the register map describes them; 0: absent,
+    // their words answer as unmapped ones and the block behaves as with them at reset)
+    parameter int          RATE_RULES  = 1,                  // rate rules 0x150-0x158 (0, 1)
+    parameter int          CONTROL     = 1,                  // control schemes 0x15C-0x160 (0, 1)
+    parameter int          TRACE_DEPTH = 64                  // event trace 0x170-0x18C: entries (0, 64)
 ) (
     /* Clock and synchronous reset (active high) */
     input  wire logic                    clk,
@@ -61,6 +66,7 @@ module dcqcn_rl #(
     `DCQCN_CHECK_DATA_BYTES(dcqcn_rl)
     `DCQCN_CHECK_CLK_FREQ_HZ(dcqcn_rl)
     `DCQCN_CHECK_LINE_RATE(dcqcn_rl)
+    `DCQCN_CHECK_FEATURES(dcqcn_rl)
 
     localparam logic [31:0] L = LINE_RATE;
 
@@ -248,7 +254,10 @@ module dcqcn_rl #(
 
     dcqcn_regs #(
         .DATA_BYTES  (DATA_BYTES),
-        .CLK_FREQ_HZ (CLK_FREQ_HZ)
+        .CLK_FREQ_HZ (CLK_FREQ_HZ),
+        .RATE_RULES  (RATE_RULES),
+        .CONTROL     (CONTROL),
+        .TRACE_DEPTH (TRACE_DEPTH)
     ) u_regs (
         .clk                 (clk),
         .rst                 (rst),

@@ -38,7 +38,7 @@ and its next value (the flip-flop's D) an output port `next:<field>`. Two obliga
 every output equal in every later cycle: the designs are equivalent from the first reset on, for
 every input sequence.
 
-Usage: formal.py [--data-bytes N ...] [--sv-dir DIR] [--vhdl-dir DIR] [--mutant FILE.toml]
+Usage: formal.py [--data-bytes N ...] [--base-data-bytes N ...] [--sv-dir DIR] [--vhdl-dir DIR] [--mutant FILE.toml]
                  [--expect-fail] [--work DIR]
 Exit 0 when every obligation is proven (or, with --expect-fail, when the proof fails and names the
 signals that differ), 1 otherwise, 2 on bad input.
@@ -196,10 +196,20 @@ MEMORY_WORD = re.compile(r"\$memory\\(?:(u_\w+)\.)?(\w+)\[(\d+)\]\$\d+")
 NORMALISE = "opt_expr; opt_merge; wreduce; opt_clean"
 
 
-def read_designs(work, sv_dir, vhdl_v, data_bytes):
+# spec 2: the feature configurations proven (the SV's parameters, the twin's generics)
+FEATURES = {
+    "full": {"sv": [], "vhdl": []},
+    "base": {"sv": ["RATE_RULES 0", "CONTROL 0", "TRACE_DEPTH 0"],
+             "vhdl": ["RATE_RULES=false", "CONTROL=false", "TRACE_DEPTH=0"]},
+}
+
+
+def read_designs(work, sv_dir, vhdl_v, data_bytes, features="full"):
     """Flattened JSON netlists of the SV and of the twin's Verilog."""
     svs = " ".join(str(sv_dir / f) for f in SV_FILES)
-    yosys(f"read_verilog -sv -I{sv_dir} {svs}; hierarchy -top dcqcn_rl -chparam DATA_BYTES {data_bytes}; "
+    chparams = "".join(f" -chparam {p}" for p in FEATURES[features]["sv"])
+    yosys(f"read_verilog -sv -I{sv_dir} {svs}; hierarchy -top dcqcn_rl -chparam DATA_BYTES {data_bytes}"
+          f"{chparams}; "
           f"{PREP}; write_json {work / 'sv.json'}", work / "read_sv.log")
     yosys(f"read_verilog {vhdl_v}; hierarchy -top dcqcn_rl; {PREP}; write_json {work / 'vhdl.json'}",
           work / "read_vhdl.log")
@@ -640,21 +650,22 @@ def summarise(unproven):
     return out
 
 
-def check_width(args, data_bytes):
-    work = args.work / f"w{data_bytes}"
+def check_width(args, config):
+    data_bytes, features = config
+    work = args.work / (f"w{data_bytes}" + ("" if features == "full" else f"-{features}"))
     if work.exists():
         shutil.rmtree(work)
     work.mkdir(parents=True)
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     ns = argparse.Namespace(data_bytes=data_bytes, clk_freq_hz=None, line_rate=None,
-                            src=args.vhdl_dir, ghdl="ghdl")
+                            src=args.vhdl_dir, ghdl="ghdl", generic=FEATURES[features]["vhdl"])
     try:
         verilog, _, _ = v2v.synth(ns)
     except v2v.Error as e:
         raise Error(str(e)) from e
     (work / "vhdl.v").write_text(verilog)
-    sv, vh = read_designs(work, args.sv_dir, work / "vhdl.v", data_bytes)
+    sv, vh = read_designs(work, args.sv_dir, work / "vhdl.v", data_bytes, features)
     pairs, sv_only, sv_q2d, vh_q2d = correspondence(sv, vh, args.sv_dir, args.vhdl_dir, data_bytes)
     lines = [f"{v:<40} <-> {s:<44} {len(b):>3} bits" for v, s, b, _ in pairs]
     lines += [f"{'(SV only, constant 0)':<40}     {n:<44} {len(b):>3} bits" for n, b in sv_only]
@@ -707,7 +718,10 @@ def apply_mutant(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-bytes", type=int, nargs="+", default=[8, 32, 64])
+    ap.add_argument("--data-bytes", type=int, nargs="*", default=[8, 32, 64])
+    ap.add_argument("--base-data-bytes", type=int, nargs="*", default=[],
+                    help="the base feature configuration (spec 2) at these widths too, in the same "
+                         "pool of processes (default: none)")
     ap.add_argument("--sv-dir", type=Path, default=ROOT / "rtl")
     ap.add_argument("--vhdl-dir", type=Path, default=ROOT / "rtl" / "vhdl")
     ap.add_argument("--mutant", type=Path, help="a verilator/mutants/*.toml edit applied to a copy")
@@ -721,7 +735,9 @@ def main():
                     help="widths proven at once, one process each (default: one per core)")
     args = ap.parse_args()
     try:
-        for n in args.data_bytes:
+        if not args.data_bytes and not args.base_data_bytes:
+            raise Error("--data-bytes and --base-data-bytes name no width: nothing to prove")
+        for n in args.data_bytes + args.base_data_bytes:
             if not 1 <= n <= 64:
                 raise Error(f"--data-bytes {n}: out of range 1..64")
         args.work.mkdir(parents=True, exist_ok=True)
@@ -734,13 +750,14 @@ def main():
             raise Error(f"--jobs {args.jobs}: at least 1")
         # Each width in a process of its own (its CPU figure is its own children's); the results
         # print in the order of --data-bytes.
-        workers = min(args.jobs, len(args.data_bytes))
+        configs = [(n, "full") for n in args.data_bytes] + [(n, "base") for n in args.base_data_bytes]
+        workers = min(args.jobs, len(configs))
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(check_width, [args] * len(args.data_bytes), args.data_bytes))
-        for n, r in zip(args.data_bytes, results):
+            results = list(pool.map(check_width, [args] * len(configs), configs))
+        for (n, feat), r in zip(configs, results):
             ok = not r["failed"]
             any_fail |= not ok
-            print(f"DATA_BYTES={n}: {'PROVEN' if ok else 'FAILED'} in {r['time']:.1f} s "
+            print(f"DATA_BYTES={n} {feat}: {'PROVEN' if ok else 'FAILED'} in {r['time']:.1f} s "
                   f"({r['cpu']:.1f} s CPU in yosys/ghdl); flip-flop bits SV "
                   f"{r['ff_sv']}, VHDL {r['ff_vhdl']}; {r['pairs']} fields paired ({r['paired_bits']} bits), "
                   f"{r['mem_words']} memory words paired ({r['mem_bits']} bits), "

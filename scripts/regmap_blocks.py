@@ -218,6 +218,45 @@ def sv_read(m):
     return "\n".join(out) + "\n"
 
 
+def features(m):
+    """The features in map order, each with its words: [(feature, [word, ...])]."""
+    out = {}
+    for w in m["words"]:
+        if w.get("feature"):
+            out.setdefault(w["feature"], []).append(w)
+    return list(out.items())
+
+
+def sv_built(m):
+    """spec 2: the function that tells whether a word index is built: a feature's words only when
+    its generic is set (the block defines FEAT_<FEATURE>), every other word always."""
+    out = ["    // spec 2: 1 when the word at word index `word` is built: a feature's words only when the",
+           "    // feature is (FEAT_<feature>, from the generics); an absent word answers as an unmapped one",
+           "    function automatic logic word_built(input logic [9:0] word);",
+           "        case (word)"]
+    for feat, ws in features(m):
+        labels = ", ".join(f"ADDR_{w['name'].upper()}[11:2]" for w in ws)
+        for line in textwrap.wrap(labels + ":", 100):
+            out.append(f"            {line}")
+        out.append(f"                word_built = FEAT_{feat.upper()};")
+    out += ["            default: word_built = 1'b1;", "        endcase", "    endfunction"]
+    return "\n".join(out) + "\n"
+
+
+def sv_tie_off(m):
+    """spec 2: an absent feature's configuration registers are held at their reset values (a
+    constant the synthesis removes)."""
+    out = []
+    for feat, ws in features(m):
+        hw = [w for w in ws if held(w)]
+        if not hw:
+            continue
+        out.append(f"        if (!FEAT_{feat.upper()}) begin")
+        out += [f"            r_d.{sv_member(w)} = r_init.{sv_member(w)};" for w in hw]
+        out.append("        end")
+    return "\n".join(out) + "\n"
+
+
 # ------------------------------------------------------------------------------------------------
 # VHDL
 # ------------------------------------------------------------------------------------------------
@@ -306,7 +345,7 @@ def vhdl_actions(m):
     fs = [(w, f) for w in m["words"] for f in actions(w)]
     n = max(len(f["name"]) for _, f in fs)
     for w, f in fs:
-        out.append(f"    {f['name']:<{n}} := wr_en and to_sl(wr_word = word_index(ADDR_{w['name'].upper()})) "
+        out.append(f"    {f['name']:<{n}} := wr_ok and to_sl(wr_word = word_index(ADDR_{w['name'].upper()})) "
                    f"and s_axil_wstrb({f['lsb'] // 8}) and")
         out.append(f"    {'':<{n}}    s_axil_wdata({f['lsb']});")
     return "\n".join(out) + "\n"
@@ -366,6 +405,47 @@ def vhdl_read(m):
 def vhdl_read_addrs(m):
     names = [f"ADDR_{w['name'].upper()}" for w in m["words"]]
     return "".join(f"    {n}{',' if i + 1 < len(names) else ');'}\n" for i, n in enumerate(names))
+
+
+def vhdl_built(m):
+    """The VHDL twin of sv_built (FEAT_<FEATURE>_C constants of the architecture)."""
+    out = ["  -- spec 2: '1' when the word at word index `word` is built: a feature's words only when the",
+           "  -- feature is (FEAT_<feature>_C, from the generics); an absent word answers as an unmapped one",
+           "  function word_built (word : word_index_t) return std_logic is",
+           "    variable b : std_logic;",
+           "  begin",
+           "    b := '1';"]
+    for feat, ws in features(m):
+        conds = [f"word = word_index(ADDR_{w['name'].upper()})" for w in ws]
+        out.append(f"    if ({conds[0]} or")
+        for c in conds[1:-1]:
+            out.append(f"        {c} or")
+        out.append(f"        {conds[-1]}) then")
+        out.append(f"      b := to_sl(FEAT_{feat.upper()}_C);")
+        out.append("    end if;")
+    out += ["    return b;", "  end function word_built;", ""]
+    return "\n".join(out) + "\n"
+
+
+def vhdl_tie_off(m):
+    """The VHDL twin of sv_tie_off."""
+    out = []
+    for feat, ws in features(m):
+        lines = []
+        for w in ws:
+            if not held(w):
+                continue
+            rec = vhdl_record(w)
+            init = "TRACE_CFG_INIT_C" if rec == "trace_cfg" else "CFG_INIT_C"
+            lines += [(f"v.{rec}.{f['name']}", f"{init}.{f['name']}")
+                      for f in w["fields"] if f["access"] == "RW"]
+        if not lines:
+            continue
+        n = max(len(a) for a, _ in lines)
+        out.append(f"    if (not FEAT_{feat.upper()}_C) then")
+        out += [f"      {a:<{n}} := {b};" for a, b in lines]
+        out.append("    end if;")
+    return "\n".join(out) + "\n"
 
 
 # ------------------------------------------------------------------------------------------------

@@ -236,11 +236,14 @@ def bits_text(f):
 
 def spec_tables(m):
     out = [BEGIN, "", "Words (a write to a word without a writable field answers DECERR; reset values at the "
-           "default parameters DATA_BYTES = 8, 156.25 MHz, L = 1.25e9 B/s):", "",
-           "| addr | word | name | write | reset |", "|---|---|---|---|---|"]
+           "default parameters DATA_BYTES = 8, 156.25 MHz, L = 1.25e9 B/s; `feature`: the optional "
+           "feature the word belongs to, spec 2: a block built without it answers there as at an "
+           "unmapped word):", "",
+           "| addr | word | name | write | reset | feature |", "|---|---|---|---|---|---|"]
     for w in m["words"]:
+        feat = f"`{w['feature']}`" if w.get("feature") else "—"
         out.append(f"| 0x{w['offset']:03X} | `{w['name']}` | {w['title']} | "
-                   f"{'OKAY' if w['writable'] else 'DECERR'} | 0x{w['reset']:08X} |")
+                   f"{'OKAY' if w['writable'] else 'DECERR'} | 0x{w['reset']:08X} | {feat} |")
     out += ["", "Fields (`state`: the spec-7 register the field shows; `cfg_*` are the configuration "
             "registers):", "",
             "| addr | word | bits | field | state | access | reset | unit | description |",
@@ -531,7 +534,8 @@ def block_regions(m):
                     ("held", blocks.sv_held(m))],
         SV_REGS: [("write-decl", blocks.sv_write_decl(m)), ("write-init", blocks.sv_write_init(m)),
                   ("write", blocks.sv_write(m)), ("clear", blocks.sv_clear(m)),
-                  ("read", blocks.sv_read(m))],
+                  ("read", blocks.sv_read(m)), ("built", blocks.sv_built(m)),
+                  ("tie-off", blocks.sv_tie_off(m))],
         VHDL_PKG: [("addresses", vhdl_addresses(m)),
                    ("cfg-record", blocks.vhdl_cfg_record(m, "cfg")),
                    ("trace-cfg-record", blocks.vhdl_cfg_record(m, "trace_cfg")),
@@ -540,7 +544,8 @@ def block_regions(m):
                    ("word-bodies", blocks.vhdl_word_bodies(m))],
         VHDL_REGS: [("action-vars", blocks.vhdl_action_vars(m)),
                     ("actions", blocks.vhdl_actions(m)), ("write", blocks.vhdl_write(m)),
-                    ("read", blocks.vhdl_read(m)), ("read-addrs", blocks.vhdl_read_addrs(m))],
+                    ("read", blocks.vhdl_read(m)), ("read-addrs", blocks.vhdl_read_addrs(m)),
+                    ("built", blocks.vhdl_built(m)), ("tie-off", blocks.vhdl_tie_off(m))],
         RUST_CONFIG: [("fields", blocks.rust_config_struct(m))],
         RUST_SNAPSHOT: snapshot + [("cfg-from", blocks.rust_snapshot_from(m))],
     }

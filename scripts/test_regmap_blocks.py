@@ -137,6 +137,27 @@ class Layout(unittest.TestCase):
         self.assertNotIn("cfg_en", other)
 
 
+class Features(unittest.TestCase):
+    def test_a_features_words_are_built_by_its_generic_and_held_at_reset_without_it(self):
+        m = small_map()
+        m["words"].append(word("extra_stat", 0xC, [field("c", 0, 8, "RO", "c")], feature="extra"))
+        sv = blocks.sv_built(m)
+        self.assertIn("ADDR_LIMIT[11:2], ADDR_EXTRA_STAT[11:2]:", sv)
+        self.assertIn("word_built = FEAT_EXTRA;", sv)
+        self.assertIn("default: word_built = 1'b1;", sv)
+        self.assertNotIn("ADDR_CTL", sv)
+        vhdl = blocks.vhdl_built(m)
+        self.assertIn("word = word_index(ADDR_LIMIT) or", vhdl)
+        self.assertIn("word = word_index(ADDR_EXTRA_STAT)) then", vhdl)
+        self.assertIn("b := to_sl(FEAT_EXTRA_C);", vhdl)
+        # only the held words are tied off (a read-only word's state is the block's own)
+        self.assertEqual(blocks.sv_tie_off(m).split("\n")[:3],
+                         ["        if (!FEAT_EXTRA) begin", "            r_d.limit = r_init.limit;",
+                          "        end"])
+        self.assertIn("v.cfg.limit := CFG_INIT_C.limit;", blocks.vhdl_tie_off(m))
+        self.assertNotIn("extra_stat", blocks.vhdl_tie_off(m))
+
+
 class Repository(unittest.TestCase):
     def test_the_repository_map_passes_and_every_held_word_is_in_both_hdls(self):
         m = regmap_gen.load(os.path.join(regmap_gen.ROOT, regmap_gen.SOURCE))[0]

@@ -34,6 +34,7 @@ Two outputs:
 
 Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src DIR] --out FILE.v
                        [--state FILE.svh] [--inject FILE.svh] [--ghdl GHDL]
+                       [--generic NAME=VALUE]...
 Python 3 standard library only; GHDL's work files go to a temporary directory.
 """
 
@@ -63,6 +64,19 @@ def word32(s):
     return v
 
 
+FEATURE_GENERICS = {"RATE_RULES": ("true", "false"), "CONTROL": ("true", "false"),
+                    "TRACE_DEPTH": ("0", "64")}
+
+
+def feature_generic(s):
+    """--generic NAME=VALUE: one of the feature generics (spec 2) at a legal value."""
+    name, eq, val = s.partition("=")
+    if not eq or name not in FEATURE_GENERICS or val not in FEATURE_GENERICS[name]:
+        legal = "; ".join(f"{n}={'|'.join(v)}" for n, v in FEATURE_GENERICS.items())
+        raise argparse.ArgumentTypeError(f"{s!r}: expected one of {legal}")
+    return f"{name}={val}"
+
+
 def ghdl_synth(args, out):
     """`ghdl --synth --out=<out>` of dcqcn_rl: the netlist as text."""
     srcs = [str(args.src / f"{u}.vhd") for u in UNITS]
@@ -70,6 +84,8 @@ def ghdl_synth(args, out):
     for name, val in (("CLK_FREQ_HZ", args.clk_freq_hz), ("LINE_RATE", args.line_rate)):
         if val is not None:
             generics.append(f'-g{name}=x"{val:08x}"')
+    # spec 2: the features (RATE_RULES=false, TRACE_DEPTH=0, ...), as GHDL takes them
+    generics += [f"-g{g}" for g in getattr(args, "generic", [])]
     with tempfile.TemporaryDirectory(prefix="dcqcn-ghdl-") as wd:
         cmd = [args.ghdl, "--synth", *FLAGS, f"--workdir={wd}", *generics, f"--out={out}", *srcs,
                "-e", "dcqcn_rl"]
@@ -368,6 +384,9 @@ def main():
     ap.add_argument("--state", type=Path)
     ap.add_argument("--inject", type=Path)
     ap.add_argument("--ghdl", default="ghdl")
+    ap.add_argument("--generic", action="append", default=[], type=feature_generic,
+                    help="a feature generic of dcqcn_rl, NAME=VALUE: RATE_RULES=true|false, "
+                         "CONTROL=true|false, TRACE_DEPTH=0|64 (spec 2); repeatable")
     args = ap.parse_args()
     try:
         verilog, fixed, cases = synth(args)

@@ -26,12 +26,19 @@
 `ifdef DCQCN_VHDL_TWIN
 `define DCQCN_RL_PARAMS
 `else
-`define DCQCN_RL_PARAMS #(.DATA_BYTES(DATA_BYTES), .CLK_FREQ_HZ(CLK_FREQ_HZ), .LINE_RATE(LINE_RATE))
+`define DCQCN_RL_PARAMS #(.DATA_BYTES(DATA_BYTES), .CLK_FREQ_HZ(CLK_FREQ_HZ), .LINE_RATE(LINE_RATE), \
+    .RATE_RULES(RATE_RULES), .CONTROL(CONTROL), .TRACE_DEPTH(TRACE_DEPTH))
 `endif
 module dcqcn_cosim_top #(
     parameter int          DATA_BYTES  = 8,
     parameter logic [31:0] CLK_FREQ_HZ = 32'd156_250_000,
     parameter logic [31:0] LINE_RATE   = 32'd1_250_000_000
+`ifndef DCQCN_VHDL_TWIN
+    // spec 2: the features (the VHDL twin's are fixed by ghdl --synth)
+  , parameter int          RATE_RULES  = 1
+  , parameter int          CONTROL     = 1
+  , parameter int          TRACE_DEPTH = 64
+`endif
 ) (
     /* Clock and synchronous reset (active high) */
     input  wire logic                    clk,

@@ -40,6 +40,7 @@ struct Variant {
     data_bytes: u32,
     clk_hz: u32,
     line_rate: u32,
+    config: FeatureConfig,
     description: String,
     hdl: Hdl,
     /// rtl/ or rtl/vhdl/, or a mutated copy of either
@@ -52,7 +53,40 @@ struct Variant {
 #[serde(deny_unknown_fields)]
 struct VariantsFile {
     rates: Vec<Rates>,
+    configs: Vec<FeatureConfig>,
     flags: Flags,
+}
+
+/// A feature configuration (spec 2): the first of the file's at every width and rate set, the
+/// others at 8-byte beats and the first rate set.
+#[derive(serde::Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct FeatureConfig {
+    suffix: String,
+    rate_rules: bool,
+    control: bool,
+    trace_depth: u32,
+    what: String,
+}
+
+impl FeatureConfig {
+    /// The Verilator -G flags of the SystemVerilog.
+    fn sv_params(&self) -> Vec<String> {
+        vec![
+            format!("-GRATE_RULES={}", u8::from(self.rate_rules)),
+            format!("-GCONTROL={}", u8::from(self.control)),
+            format!("-GTRACE_DEPTH={}", self.trace_depth),
+        ]
+    }
+
+    /// scripts/vhdl2verilog.py's --generic arguments for the VHDL twin.
+    fn vhdl_generics(&self) -> Vec<String> {
+        vec![
+            format!("--generic=RATE_RULES={}", self.rate_rules),
+            format!("--generic=CONTROL={}", self.control),
+            format!("--generic=TRACE_DEPTH={}", self.trace_depth),
+        ]
+    }
 }
 
 /// A (CLK_FREQ_HZ, LINE_RATE) set: the first of the file's at every beat width, the others at
@@ -126,9 +160,12 @@ fn main() {
     let vroot = verilator_root(&verilator);
     let variants_file = crate_dir.join("variants.toml");
     println!("cargo:rerun-if-changed={}", variants_file.display());
-    let VariantsFile { rates, flags } =
-        toml::from_str(&fs::read_to_string(&variants_file).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", variants_file.display()));
+    let VariantsFile {
+        rates,
+        configs,
+        flags,
+    } = toml::from_str(&fs::read_to_string(&variants_file).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", variants_file.display()));
 
     let widths: Vec<u32> = env::var("DCQCN_WIDTHS")
         .unwrap_or_else(|_| "8,32,64".into())
@@ -159,7 +196,24 @@ fn main() {
                     data_bytes: w,
                     clk_hz: r.clk_hz,
                     line_rate: r.line_rate,
+                    config: configs[0].clone(),
                     description: format!("{what}, {w}-byte beats, {}", r.what),
+                    hdl,
+                    rtl_dir: dir.clone(),
+                    mutant: false,
+                });
+            }
+        }
+        // the other feature configurations at 8-byte beats and the first rate set
+        if widths.contains(&8) {
+            for c in &configs[1..] {
+                variants.push(Variant {
+                    name: format!("{prefix}8{}", c.suffix),
+                    data_bytes: 8,
+                    clk_hz: rates[0].clk_hz,
+                    line_rate: rates[0].line_rate,
+                    config: c.clone(),
+                    description: format!("{what}, 8-byte beats, {}, {}", rates[0].what, c.what),
                     hdl,
                     rtl_dir: dir.clone(),
                     mutant: false,
@@ -177,7 +231,7 @@ fn main() {
         let dir = env::var_os("DCQCN_MUTANTS_DIR")
             .map_or_else(|| root.join("verilator/mutants"), PathBuf::from);
         println!("cargo:rerun-if-changed={}", dir.display());
-        variants.extend(mutant_variants(&dir, &rtl, &out, &rates));
+        variants.extend(mutant_variants(&dir, &rtl, &out, &rates, &configs[0]));
     }
 
     let mut build = cxx_build::bridge("src/ffi.rs");
@@ -196,12 +250,18 @@ fn main() {
             }
         };
         sources.push(wrapper.clone());
+        // the SystemVerilog's features as parameters (the VHDL's are fixed by ghdl --synth)
+        let feature_params = match v.hdl {
+            Hdl::Sv => v.config.sv_params(),
+            Hdl::Vhdl => vec![],
+        };
         let status = Command::new(&verilator)
             .args(verilator_flags(&flags, v.hdl, v.mutant))
             .args(["--top-module", "dcqcn_cosim_top", "--prefix", &prefix])
             .arg(format!("-GDATA_BYTES={}", v.data_bytes))
             .arg(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz))
             .arg(format!("-GLINE_RATE=32'd{}", v.line_rate))
+            .args(feature_params)
             .arg("--Mdir")
             .arg(&mdir)
             .arg(format!("-I{}", include_dir.display()))
@@ -239,11 +299,14 @@ fn main() {
         writeln!(headers, "#include \"{prefix}___024root.h\"").unwrap();
         writeln!(
             registry,
-            "DCQCN_VARIANT({prefix}, \"{}\", {}, {}u, {}u, \"{}\")",
+            "DCQCN_VARIANT({prefix}, \"{}\", {}, {}u, {}u, {}, {}, {}u, \"{}\")",
             v.name,
             v.data_bytes,
             v.clk_hz,
             v.line_rate,
+            v.config.rate_rules,
+            v.config.control,
+            v.config.trace_depth,
             v.description.replace('"', "'")
         )
         .unwrap();
@@ -286,6 +349,7 @@ fn vhdl_to_verilog(root: &Path, v: &Variant, dir: &Path) -> PathBuf {
         .arg(format!("--data-bytes={data_bytes}"))
         .arg(format!("--clk-freq-hz={}", v.clk_hz))
         .arg(format!("--line-rate={}", v.line_rate))
+        .args(v.config.vhdl_generics())
         .arg("--src")
         .arg(src)
         .arg("--out")
@@ -353,7 +417,13 @@ fn sv_files(dir: &Path) -> Vec<PathBuf> {
 /// built at 10 GbE (`mut_<name>`) and, for each rate set named in DCQCN_MUTANT_RATES (comma
 /// separated: `1g`, `25g`, `lmax`; `make mutants` sets it), also as `mut_<name>-<rates>`, so that
 /// a fuzz campaign on the mutant can run its cases at their own rates (`dcqcn fuzz --variant`).
-fn mutant_variants(dir: &Path, rtl: &Path, out: &Path, all_rates: &[Rates]) -> Vec<Variant> {
+fn mutant_variants(
+    dir: &Path,
+    rtl: &Path,
+    out: &Path,
+    all_rates: &[Rates],
+    config: &FeatureConfig,
+) -> Vec<Variant> {
     let rates: Vec<&Rates> = env::var("DCQCN_MUTANT_RATES")
         .unwrap_or_default()
         .split(',')
@@ -413,6 +483,7 @@ fn mutant_variants(dir: &Path, rtl: &Path, out: &Path, all_rates: &[Rates]) -> V
                     data_bytes: 8,
                     clk_hz: r.clk_hz,
                     line_rate: r.line_rate,
+                    config: config.clone(),
                     description: if r.suffix.is_empty() {
                         m.description.clone()
                     } else {

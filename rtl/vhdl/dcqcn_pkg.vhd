@@ -285,6 +285,9 @@ package dcqcn_pkg is
   )
     return boolean;
 
+  -- spec 2: the same for the event trace's depth (0: absent, or 64)
+  function dcqcn_check_trace_depth (unit : string; trace_depth : natural) return boolean;
+
   -- K = round(2^48 / f), < 2^32 for f >= 65537
   function dcqcn_k (clk_freq_hz : word32_t) return unsigned;
 
@@ -480,6 +483,14 @@ package body dcqcn_pkg is
       severity failure;
     return true;
   end function dcqcn_check_params;
+
+  function dcqcn_check_trace_depth (unit : string; trace_depth : natural) return boolean is
+  begin
+    assert trace_depth = 0 or trace_depth = TRACE_DEPTH_C
+      report unit & ": TRACE_DEPTH " & integer'image(trace_depth) & " out of range 0 or 64"
+      severity failure;
+    return true;
+  end function dcqcn_check_trace_depth;
 
   function dcqcn_k (clk_freq_hz : word32_t) return unsigned is
     constant F_C : unsigned(63 downto 0) := resize(unsigned(clk_freq_hz), 64);

@@ -13,8 +13,11 @@ library work;
 
 entity dcqcn_regs is
   generic (
-    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C; -- reported in the ID register
-    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C -- f, Hz; interval reset values
+    DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;  -- reported in the ID register
+    CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C; -- f, Hz; interval reset values
+    RATE_RULES  : boolean                       := true;                -- spec 2: the rate rules
+    CONTROL     : boolean                       := true;                -- spec 2: the control schemes
+    TRACE_DEPTH : natural                       := TRACE_DEPTH_C        -- spec 2: the event trace (0, 64)
   );
   port (
     -- Clock and synchronous reset
@@ -95,6 +98,12 @@ architecture rtl of dcqcn_regs is
   -- spec 2: illegal parameters are an elaboration error (checked before anything uses them)
   constant PARAMS_OK_C : boolean :=
     dcqcn_check_params("dcqcn_regs", DATA_BYTES, CLK_FREQ_HZ, DCQCN_LINE_RATE_C, true, false);
+  constant TRACE_OK_C  : boolean := dcqcn_check_trace_depth("dcqcn_regs", TRACE_DEPTH);
+
+  -- spec 2: the features built (the register map's `feature` of a word names one of these)
+  constant FEAT_RATE_RULES_C : boolean := RATE_RULES;
+  constant FEAT_CONTROL_C    : boolean := CONTROL;
+  constant FEAT_TRACE_C      : boolean := TRACE_DEPTH /= 0;
 
   -- spec 6.2: ID = 0xDCC1, version 1, DATA_BYTES
   constant ID_WORD_C : word32_t := dcqcn_id_word(DATA_BYTES);
@@ -235,6 +244,37 @@ architecture rtl of dcqcn_regs is
 
   constant READ_MAP_C : std_logic_vector(0 to READ_WORDS_C - 1) := word_map(READ_ADDRS_C);
 
+  -- BEGIN GENERATED built: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+  -- spec 2: '1' when the word at word index `word` is built: a feature's words only when the
+  -- feature is (FEAT_<feature>_C, from the generics); an absent word answers as an unmapped one
+  function word_built (word : word_index_t) return std_logic is
+    variable b : std_logic;
+  begin
+    b := '1';
+    if (word = word_index(ADDR_RMAX) or
+        word = word_index(ADDR_RATE_FIRST_CNP) or
+        word = word_index(ADDR_RATE_RULES)) then
+      b := to_sl(FEAT_RATE_RULES_C);
+    end if;
+    if (word = word_index(ADDR_CONTROL) or
+        word = word_index(ADDR_FW_RATE)) then
+      b := to_sl(FEAT_CONTROL_C);
+    end if;
+    if (word = word_index(ADDR_TRACE_CTRL) or
+        word = word_index(ADDR_TRACE_STATUS) or
+        word = word_index(ADDR_TRACE_COUNTS) or
+        word = word_index(ADDR_TRACE_TIME) or
+        word = word_index(ADDR_TRACE_SEL) or
+        word = word_index(ADDR_TRACE_ENTRY) or
+        word = word_index(ADDR_TRACE_RC) or
+        word = word_index(ADDR_TRACE_STAMP)) then
+      b := to_sl(FEAT_TRACE_C);
+    end if;
+    return b;
+  end function word_built;
+
+  -- END GENERATED built
+
   -- spec 4.10: saturating increment of a trace count
   function sat_inc (x : unsigned) return unsigned is
   begin
@@ -260,6 +300,7 @@ begin
   comb : process (all) is
     variable v       : RegsRegType;
     variable wr_en   : std_logic;
+    variable wr_ok   : std_logic; -- a write to a built word
     variable rd_en   : std_logic;
     variable wr_word : word_index_t;
     variable rd_word : word_index_t;
@@ -287,21 +328,23 @@ begin
     rd_en   := not rst and s_axil_arvalid and not r.rvalid;
     wr_word := word_index(s_axil_awaddr);
     rd_word := word_index(s_axil_araddr);
+    -- spec 2: a word of an absent feature answers as an unmapped one
+    wr_ok   := wr_en and word_built(wr_word);
 
     -- spec 6.2: write-only action bits act only when their byte lane is strobed
     -- BEGIN GENERATED actions: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
-    cnp_cnt_clear := wr_en and to_sl(wr_word = word_index(ADDR_ALPHA_CNP)) and s_axil_wstrb(1) and
+    cnp_cnt_clear := wr_ok and to_sl(wr_word = word_index(ADDR_ALPHA_CNP)) and s_axil_wstrb(1) and
                      s_axil_wdata(10);
-    cnt_clear     := wr_en and to_sl(wr_word = word_index(ADDR_EXT_CTRL)) and s_axil_wstrb(1) and
+    cnt_clear     := wr_ok and to_sl(wr_word = word_index(ADDR_EXT_CTRL)) and s_axil_wstrb(1) and
                      s_axil_wdata(8);
-    trace_clear   := wr_en and to_sl(wr_word = word_index(ADDR_TRACE_CTRL)) and s_axil_wstrb(1) and
+    trace_clear   := wr_ok and to_sl(wr_word = word_index(ADDR_TRACE_CTRL)) and s_axil_wstrb(1) and
                      s_axil_wdata(8);
     -- END GENERATED actions
 
     -- spec 6.2: OKAY for writable words (RO bits ignore the write), DECERR otherwise, no effect.
     -- The writable words are mutually exclusive: one `if` each (no case, see READ_WORDS_C).
     wresp := RESP_DECERR;
-    if (wr_en = '1') then
+    if (wr_ok = '1') then
       -- spec 6.1: strobes apply to the current word value, then the fields are extracted
       -- BEGIN GENERATED write: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
       if (wr_word = word_index(ADDR_CONFIG)) then
@@ -388,6 +431,26 @@ begin
       end if;
     -- END GENERATED write
     end if;
+    -- spec 2: an absent feature's configuration stays at its reset value
+    -- BEGIN GENERATED tie-off: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
+    if (not FEAT_RATE_RULES_C) then
+      v.cfg.rmax           := CFG_INIT_C.rmax;
+      v.cfg.rate_first_cnp := CFG_INIT_C.rate_first_cnp;
+      v.cfg.alpha_init     := CFG_INIT_C.alpha_init;
+      v.cfg.min_dec_fac    := CFG_INIT_C.min_dec_fac;
+      v.cfg.hai_mult       := CFG_INIT_C.hai_mult;
+    end if;
+    if (not FEAT_CONTROL_C) then
+      v.cfg.scheme    := CFG_INIT_C.scheme;
+      v.cfg.gate_mask := CFG_INIT_C.gate_mask;
+      v.cfg.fw_rate   := CFG_INIT_C.fw_rate;
+    end if;
+    if (not FEAT_TRACE_C) then
+      v.trace_cfg.trace_en   := TRACE_CFG_INIT_C.trace_en;
+      v.trace_cfg.trace_wrap := TRACE_CFG_INIT_C.trace_wrap;
+      v.trace_cfg.trace_sel  := TRACE_CFG_INIT_C.trace_sel;
+    end if;
+    -- END GENERATED tie-off
 
     -- spec 6.1: write response
     v.bvalid := wr_en or (r.bvalid and not s_axil_bready);
@@ -475,13 +538,17 @@ begin
 
       if (rd_word(rd_word'high downto READ_BITS_C) = 0) then
         rword   := rtab(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
-        rmapped := READ_MAP_C(to_integer(rd_word(READ_BITS_C - 1 downto 0)));
+        rmapped := READ_MAP_C(to_integer(rd_word(READ_BITS_C - 1 downto 0))) and word_built(rd_word);
       else
         rword   := (others => '0');
         rmapped := '0';
       end if;
 
       v.rdata := rword;
+      if (rmapped = '0') then
+        -- spec 2: a word of an absent feature reads as an unmapped one
+        v.rdata := (others => '0');
+      end if;
       if (rmapped = '1') then
         v.rresp := RESP_OKAY;
       else
@@ -542,7 +609,7 @@ begin
     -- spec 4.10: the event trace, on the configuration of the cycle (r); a clear wins. The entry:
     -- type 0b000 for a decrease; for an increase bit 2 timer_fire, bits [1:0] the phase (0b01
     -- fast recovery, 0b10 hyper, 0b11 additive), both = timer_fire and byte_fire
-    trace_ev   := r.trace_cfg.trace_en and (dec_fire or inc_event);
+    trace_ev   := to_sl(FEAT_TRACE_C) and r.trace_cfg.trace_en and (dec_fire or inc_event);
     trace_full := r.trace.count(6);
     trace_rec  := not rst and trace_ev and not trace_clear and (not trace_full or r.trace_cfg.trace_wrap);
     trace_kind := "000";
@@ -551,7 +618,7 @@ begin
       trace_kind := timer_fire & (phase_ai or phase_hai) & (phase_fr or phase_ai);
       trace_both := timer_fire and byte_fire;
     end if;
-    if (trace_clear = '1') then
+    if (trace_clear = '1' or not FEAT_TRACE_C) then
       v.trace := TRACE_INIT_C;
     elsif (r.trace_cfg.trace_en = '1') then
       if (trace_rec = '1') then
@@ -610,14 +677,29 @@ begin
     cfg_byte_en         <= r.cfg.byte_en;
     cfg_byte_threshold  <= r.cfg.byte_threshold;
     cfg_credit_cap      <= r.cfg.credit_cap;
-    cfg_rmax            <= r.cfg.rmax;
-    cfg_rate_first_cnp  <= r.cfg.rate_first_cnp;
-    cfg_alpha_init      <= r.cfg.alpha_init;
-    cfg_min_dec_fac     <= r.cfg.min_dec_fac;
-    cfg_hai_mult        <= r.cfg.hai_mult;
-    cfg_scheme          <= r.cfg.scheme;
-    cfg_gate_mask       <= r.cfg.gate_mask;
-    cfg_fw_rate         <= r.cfg.fw_rate;
+    -- spec 2: an absent feature's configuration is its reset value (a constant for the synthesis)
+    if (FEAT_RATE_RULES_C) then
+      cfg_rmax           <= r.cfg.rmax;
+      cfg_rate_first_cnp <= r.cfg.rate_first_cnp;
+      cfg_alpha_init     <= r.cfg.alpha_init;
+      cfg_min_dec_fac    <= r.cfg.min_dec_fac;
+      cfg_hai_mult       <= r.cfg.hai_mult;
+    else
+      cfg_rmax           <= CFG_INIT_C.rmax;
+      cfg_rate_first_cnp <= CFG_INIT_C.rate_first_cnp;
+      cfg_alpha_init     <= CFG_INIT_C.alpha_init;
+      cfg_min_dec_fac    <= CFG_INIT_C.min_dec_fac;
+      cfg_hai_mult       <= CFG_INIT_C.hai_mult;
+    end if;
+    if (FEAT_CONTROL_C) then
+      cfg_scheme    <= r.cfg.scheme;
+      cfg_gate_mask <= r.cfg.gate_mask;
+      cfg_fw_rate   <= r.cfg.fw_rate;
+    else
+      cfg_scheme    <= CFG_INIT_C.scheme;
+      cfg_gate_mask <= CFG_INIT_C.gate_mask;
+      cfg_fw_rate   <= CFG_INIT_C.fw_rate;
+    end if;
   end process comb;
 
   seq : process (clk) is

@@ -17,7 +17,12 @@ entity dcqcn_rl is
   generic (
     DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;  -- beat width, bytes (1..64)
     CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C; -- f, Hz (65537..4294967295)
-    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C    -- L, bytes/s (1..4294967295)
+    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C;   -- L, bytes/s (1..4294967295)
+    -- spec 2: the optional features (true/64: built, as the register map describes them; false/0:
+    -- absent, their words answer as unmapped ones and the block behaves as with them at reset)
+    RATE_RULES  : boolean := true;                                      -- rate rules 0x150-0x158
+    CONTROL     : boolean := true;                                      -- control schemes 0x15C-0x160
+    TRACE_DEPTH : natural := TRACE_DEPTH_C                              -- event trace 0x170-0x18C (0, 64)
   );
   port (
     -- Clock and synchronous reset (active high)
@@ -64,6 +69,7 @@ architecture rtl of dcqcn_rl is
   -- spec 2: illegal parameters are an elaboration error (checked before anything uses them)
   constant PARAMS_OK_C : boolean :=
     dcqcn_check_params("dcqcn_rl", DATA_BYTES, CLK_FREQ_HZ, LINE_RATE, true, true);
+  constant TRACE_OK_C  : boolean := dcqcn_check_trace_depth("dcqcn_rl", TRACE_DEPTH);
 
   constant L_C : unsigned(31 downto 0) := unsigned(LINE_RATE);
 
@@ -277,7 +283,10 @@ begin
   u_regs : entity work.dcqcn_regs
     generic map (
       DATA_BYTES  => DATA_BYTES,
-      CLK_FREQ_HZ => CLK_FREQ_HZ
+      CLK_FREQ_HZ => CLK_FREQ_HZ,
+      RATE_RULES  => RATE_RULES,
+      CONTROL     => CONTROL,
+      TRACE_DEPTH => TRACE_DEPTH
     )
     port map (
       clk                 => clk,

@@ -11,12 +11,17 @@
 //   +vectors=<path to vectors.txt>   (required)
 //   +set=<name for messages>         (default: the path)
 //   parameter DATA_BYTES             must equal the vectors' data_bytes
+//   parameters RATE_RULES, CONTROL, TRACE_DEPTH   the block's features (spec 2): a configuration
+//                                    the set's manifest lists under `builds`
 //
 // Prints `PASS <set> <cycles> cycles`, or stops at the first difference with
 // `MISMATCH <set> cycle <k> field <name>: expected <hex> got <hex>`, or at malformed input with
 // `<file>:<line>: <reason>`; failures end in $fatal (non-zero exit status).
 module tb_golden #(
-    parameter int DATA_BYTES = 8
+    parameter int DATA_BYTES  = 8,
+    parameter int RATE_RULES  = 1,
+    parameter int CONTROL     = 1,
+    parameter int TRACE_DEPTH = 64
 );
     // Loop indices and token buffers use only some of their bits; that is not a defect here.
     /* verilator lint_off UNUSEDSIGNAL */
@@ -63,7 +68,9 @@ module tb_golden #(
                 st_cnt_inc_byte, st_cnt_stall, st_bytes_hi;
     wire [63:0] st_cnt_bytes;
 
-    dcqcn_cosim_top #(.DATA_BYTES(DATA_BYTES)) u_top (.*);
+    dcqcn_cosim_top #(
+        .DATA_BYTES(DATA_BYTES), .RATE_RULES(RATE_RULES), .CONTROL(CONTROL), .TRACE_DEPTH(TRACE_DEPTH)
+    ) u_top (.*);
 
     /* The field list of format version 1 */
     string names [NF];

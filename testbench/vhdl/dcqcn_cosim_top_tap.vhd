@@ -21,7 +21,10 @@ begin
     generic map (
       DATA_BYTES  => DATA_BYTES,
       CLK_FREQ_HZ => CLK_FREQ_HZ,
-      LINE_RATE   => LINE_RATE
+      LINE_RATE   => LINE_RATE,
+      RATE_RULES  => RATE_RULES,
+      CONTROL     => CONTROL,
+      TRACE_DEPTH => TRACE_DEPTH
     )
     port map (
       clk            => clk,

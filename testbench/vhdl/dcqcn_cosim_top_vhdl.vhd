@@ -24,7 +24,11 @@ entity dcqcn_cosim_top is
   generic (
     DATA_BYTES  : natural                       := DCQCN_DATA_BYTES_C;
     CLK_FREQ_HZ : std_logic_vector(31 downto 0) := DCQCN_CLK_FREQ_HZ_C;
-    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C
+    LINE_RATE   : std_logic_vector(31 downto 0) := DCQCN_LINE_RATE_C;
+    -- spec 2: the features
+    RATE_RULES  : boolean := true;
+    CONTROL     : boolean := true;
+    TRACE_DEPTH : natural := TRACE_DEPTH_C
   );
   port (
     -- Clock and synchronous reset (active high)
@@ -147,7 +151,10 @@ begin
     generic map (
       DATA_BYTES  => DATA_BYTES,
       CLK_FREQ_HZ => CLK_FREQ_HZ,
-      LINE_RATE   => LINE_RATE
+      LINE_RATE   => LINE_RATE,
+      RATE_RULES  => RATE_RULES,
+      CONTROL     => CONTROL,
+      TRACE_DEPTH => TRACE_DEPTH
     )
     port map (
       clk            => clk,

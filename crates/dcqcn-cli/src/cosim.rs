@@ -7,7 +7,7 @@ use dcqcn_cosim::{rtl, vcd_out, CosimError};
 use dcqcn_harness::config_file;
 use dcqcn_stim::run::{RunSpec, RunStats};
 use dcqcn_stim::scenario::{self, Scenario};
-use dcqcn_stim::variant::{self, Hdl};
+use dcqcn_stim::variant::{self, Build, Hdl};
 use dcqcn_stim::StimError;
 use std::path::{Path, PathBuf};
 
@@ -19,6 +19,8 @@ pub(crate) struct CosimArgs<'a> {
     pub(crate) vcd_window: Option<(u64, u64)>,
     pub(crate) variant: &'a Option<String>,
     pub(crate) hdl: HdlChoice,
+    /// The feature configurations (spec 2), each on every HDL.
+    pub(crate) builds: &'a [Build],
     pub(crate) report: &'a Path,
     pub(crate) jobs: usize,
 }
@@ -46,17 +48,31 @@ pub(crate) fn cosim(a: &CosimArgs) -> Result<(), Failure> {
             "--vcd needs --scenario (one waveform per run)".into(),
         ));
     }
-    // Every run of every HDL, in the order its row is printed.
+    let builds: &[Build] = if a.variant.is_some() {
+        &[Build::Full]
+    } else {
+        a.builds
+    };
+    // Every run of every configuration and HDL, in the order its row is printed (a configuration
+    // other than the full one is built at 8-byte beats only: its suite is the 8-byte scenarios).
     let mut jobs = Vec::new();
-    for &hdl in hdls {
-        for sc in &list {
-            let v = a
-                .variant
-                .clone()
-                .unwrap_or_else(|| hdl.width_variant(sc.data_bytes));
-            jobs.push((hdl, sc, run_spec(sc, a.run, &v, a.init_seed)?));
+    for &build in builds {
+        for &hdl in hdls {
+            for sc in list.iter().filter(|sc| build.built_at(sc.data_bytes)) {
+                let v = a
+                    .variant
+                    .clone()
+                    .unwrap_or_else(|| hdl.build_variant(sc.data_bytes, build));
+                jobs.push(((build, hdl), sc, run_spec(sc, a.run, &v, a.init_seed)?));
+            }
         }
     }
+    if jobs.is_empty() {
+        return Err(Failure::Input(
+            "--features base: the base configuration is built at 8-byte beats only, and no scenario asked for has them".into(),
+        ));
+    }
+    let several = hdls.len() > 1 || builds.len() > 1;
     let wall = std::time::Instant::now();
     // Print in job order as results arrive; stop at the first mismatch in that order.
     let mut pending = std::collections::BTreeMap::new();
@@ -68,8 +84,12 @@ pub(crate) fn cosim(a: &CosimArgs) -> Result<(), Failure> {
         while let Some(r) = pending.remove(&next) {
             let (hdl, sc, spec) = &jobs[next];
             if next == 0 || jobs[next - 1].0 != *hdl {
-                if hdls.len() > 1 {
-                    outln!("== {} ==", hdl.name());
+                if several {
+                    if builds.len() > 1 {
+                        outln!("== {} {} ==", hdl.1.name(), hdl.0.name());
+                    } else {
+                        outln!("== {} ==", hdl.1.name());
+                    }
                 }
                 header();
                 total = RunStats::default();
@@ -101,7 +121,15 @@ pub(crate) fn cosim(a: &CosimArgs) -> Result<(), Failure> {
                         total.cycles,
                         total.cycles_per_second() / 1e6,
                         if a.variant.is_none() {
-                            format!(" ({})", hdl.name())
+                            format!(
+                                " ({}{})",
+                                hdl.1.name(),
+                                if builds.len() > 1 {
+                                    format!(" {}", hdl.0.name())
+                                } else {
+                                    String::new()
+                                }
+                            )
                         } else {
                             String::new()
                         }

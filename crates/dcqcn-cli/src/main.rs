@@ -32,7 +32,7 @@ use dcqcn_cosim::{rtl, CosimError};
 use dcqcn_harness::{config_file, units};
 use dcqcn_model::NamedConfig;
 use dcqcn_stim::scenario;
-use dcqcn_stim::variant::Hdl;
+use dcqcn_stim::variant::{Build, Hdl};
 use dcqcn_stim::StimError;
 use fuzz::{fuzz, FuzzArgs};
 use sim::sim;
@@ -102,6 +102,27 @@ impl HdlChoice {
     }
 }
 
+/// `--features`: which feature configurations (spec 2) the suite runs against.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FeaturesChoice {
+    /// Every feature (variants w8, w32, w64, vhdl-w8, ...)
+    Full,
+    /// No rate rules, control schemes or trace (variants w8-base, vhdl-w8-base; 8-byte scenarios)
+    Base,
+    /// Both, the full one first
+    All,
+}
+
+impl FeaturesChoice {
+    fn builds(self) -> &'static [Build] {
+        match self {
+            FeaturesChoice::Full => &[Build::Full],
+            FeaturesChoice::Base => &[Build::Base],
+            FeaturesChoice::All => &[Build::Full, Build::Base],
+        }
+    }
+}
+
 /// Which 64 events the trace window keeps (spec 4.10, `trace_wrap`).
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum TraceMode {
@@ -157,6 +178,10 @@ enum Cmd {
         /// in turn.
         #[arg(long, value_enum)]
         hdl: Option<HdlChoice>,
+        /// Which feature configurations (spec 2): every feature (default), the base (8-byte
+        /// scenarios only), or both in turn.
+        #[arg(long, value_enum, conflicts_with = "variant")]
+        features: Option<FeaturesChoice>,
         /// Where to write the mismatch report (JSON) and its waveform window (.vcd beside it).
         #[arg(long, visible_alias = "json", default_value = "dcqcn-mismatch.json")]
         report: PathBuf,
@@ -293,6 +318,13 @@ fn main() -> ExitCode {
     };
     let r = match &cli.cmd {
         Cmd::Cosim {
+            rtl: RtlChoice::Surf,
+            features: Some(_),
+            ..
+        } => Err(Failure::Input(
+            "--features is for our block (--rtl ours)".into(),
+        )),
+        Cmd::Cosim {
             run,
             init_seed,
             vcd,
@@ -303,6 +335,7 @@ fn main() -> ExitCode {
             jobs,
             rtl: RtlChoice::Surf,
             surf_dir,
+            ..
         } => surf::cosim(
             run,
             surf_dir,
@@ -331,6 +364,7 @@ fn main() -> ExitCode {
             vcd_window,
             variant,
             hdl,
+            features,
             report,
             jobs,
             ..
@@ -341,6 +375,7 @@ fn main() -> ExitCode {
             vcd_window: *vcd_window,
             variant,
             hdl: hdl.unwrap_or(HdlChoice::Sv),
+            builds: features.unwrap_or(FeaturesChoice::Full).builds(),
             report,
             jobs: jobs
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),

@@ -388,17 +388,20 @@ struct Entry {
     uint32_t data_bytes;
     uint32_t clk_hz;
     uint32_t line_rate;
+    bool rate_rules;
+    bool control;
+    uint32_t trace_depth;
     const char* description;
     std::unique_ptr<Dut> (*make)(uint64_t);
 };
 
-#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, DESC) \
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, RULES, CONTROL, TRACE, DESC) \
     static std::unique_ptr<Dut> make_##CLASS(uint64_t seed) { return std::unique_ptr<Dut>(new DutImpl<CLASS>(seed)); } \
-    static const Entry entry_##CLASS{NAME, BYTES, CLK, RATE, DESC, &make_##CLASS};
+    static const Entry entry_##CLASS{NAME, BYTES, CLK, RATE, RULES, CONTROL, TRACE, DESC, &make_##CLASS};
 #include "dcqcn_variants.inc"
 #undef DCQCN_VARIANT
 
-#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, DESC) &entry_##CLASS,
+#define DCQCN_VARIANT(CLASS, NAME, BYTES, CLK, RATE, RULES, CONTROL, TRACE, DESC) &entry_##CLASS,
 const Entry* const kVariants[] = {
 #include "dcqcn_variants.inc"
 };
@@ -416,7 +419,7 @@ std::unique_ptr<Dut> new_dut(rust::Str variant, uint64_t init_seed) {
 
 rust::Vec<VariantInfo> variants() {
     rust::Vec<VariantInfo> v;
-    for (const Entry* e : kVariants) v.push_back(VariantInfo{e->name, e->data_bytes, e->clk_hz, e->line_rate, e->description});
+    for (const Entry* e : kVariants) v.push_back(VariantInfo{e->name, e->data_bytes, e->clk_hz, e->line_rate, e->rate_rules, e->control, e->trace_depth, e->description});
     return v;
 }
 

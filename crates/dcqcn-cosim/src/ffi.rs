@@ -137,6 +137,10 @@ pub mod bridge {
         data_bytes: u32,
         clk_hz: u32,
         line_rate: u32,
+        /// The features it was built with (spec 2).
+        rate_rules: bool,
+        control: bool,
+        trace_depth: u32,
         description: String,
     }
 

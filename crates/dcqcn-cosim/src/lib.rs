@@ -41,6 +41,12 @@ pub enum CosimError {
         variant_rates: (u32, u32),
         run_rates: (u32, u32),
     },
+    #[error("RTL variant `{variant}` is built with the features {variant_features} but the run's model has {run_features} (spec 2)")]
+    FeaturesMismatch {
+        variant: String,
+        variant_features: String,
+        run_features: String,
+    },
     /// Bad input or a harness error on the model's side (a scenario, a saved case).
     #[error(transparent)]
     Stim(#[from] dcqcn_stim::StimError),

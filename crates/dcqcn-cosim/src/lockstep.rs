@@ -171,9 +171,16 @@ pub fn run(
             run_rates: (spec.params.clk_hz(), spec.params.line_rate()),
         });
     }
+    if v.features != spec.params.features() {
+        return Err(CosimError::FeaturesMismatch {
+            variant: spec.variant.clone(),
+            variant_features: v.features.name(),
+            run_features: spec.params.features().name(),
+        });
+    }
     let mut model = spec.model();
     if let Some(s) = &spec.initial_state {
-        rtl.inject(s);
+        rtl.inject(&s.restricted(&spec.params));
     }
     let mut bench = Bench::new(&spec.stimulus, &spec.params, spec.seed);
     let mut stats = RunStats::default();

@@ -2,7 +2,7 @@
 
 use crate::ffi::bridge::{self, PortsIn, Sample, TraceSlot};
 use crate::CosimError;
-use dcqcn_model::{Inputs, Outputs, Params, Snapshot, State};
+use dcqcn_model::{Features, Inputs, Outputs, Params, Snapshot, State};
 
 /// A compiled RTL variant (beat width, clock and line rate, or deliberate defect).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,13 +13,15 @@ pub struct Variant {
     pub clk_hz: u32,
     /// LINE_RATE it was built with, bytes/s.
     pub line_rate: u32,
+    /// RATE_RULES, CONTROL and TRACE_DEPTH it was built with (spec 2).
+    pub features: Features,
     pub description: String,
 }
 
 impl Variant {
     /// The parameters it was built with (the model of a run on it takes the same).
     pub fn params(&self) -> Result<Params, dcqcn_model::ParamError> {
-        Params::new(self.data_bytes, self.clk_hz, self.line_rate)
+        Params::new(self.data_bytes, self.clk_hz, self.line_rate)?.with_features(self.features)
     }
 }
 
@@ -32,6 +34,11 @@ pub fn variants() -> Vec<Variant> {
             data_bytes: v.data_bytes,
             clk_hz: v.clk_hz,
             line_rate: v.line_rate,
+            features: Features {
+                rate_rules: v.rate_rules,
+                control: v.control,
+                trace_depth: v.trace_depth,
+            },
             description: v.description,
         })
         .collect()

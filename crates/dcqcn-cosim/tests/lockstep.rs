@@ -60,6 +60,54 @@ fn every_scenario_matches(hdl: Hdl, cycles: u64) {
     }
 }
 
+/// The base configuration (spec 2: no rate rules, control schemes or trace) on both HDLs: every
+/// 8-byte scenario, those that program the absent features included (their words answer DECERR
+/// on both sides and the block runs as with them at reset).
+#[test]
+fn every_8_byte_scenario_matches_on_the_base_configuration() {
+    use dcqcn_model::Features;
+    use dcqcn_stim::variant::Build;
+    for hdl in [Hdl::Sv, Hdl::Vhdl] {
+        let v = hdl.build_variant(8, Build::Base);
+        let info = rtl::variants().into_iter().find(|x| x.name == v).unwrap();
+        assert_eq!(info.features, Features::BASE, "{v}");
+        let cycles = if hdl == Hdl::Sv { 100_000 } else { 40_000 };
+        for sc in scenario::builtin()
+            .into_iter()
+            .filter(|s| s.data_bytes == 8)
+        {
+            let mut spec = spec(&sc, cycles);
+            spec.variant = v.clone();
+            spec.params = info.params().unwrap();
+            let o = lockstep::run(&spec, None).unwrap();
+            if let Some(m) = &o.mismatch {
+                panic!("{}", m.report());
+            }
+            assert_eq!(o.stats.cycles, cycles, "{v} {}", sc.name);
+            // the run exercises the block (traffic, CNPs, decreases), as the full suite's test asks
+            let st = o.stats;
+            assert!(
+                st.beats > 0 && st.cnps > 0 && st.decreases > 0,
+                "{v} {}: {st:?}",
+                sc.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_run_whose_model_has_other_features_than_the_variant_is_an_error() {
+    let sc = scenario::by_name("paper-table2").unwrap();
+    let mut s = spec(&sc, 10);
+    s.variant = "w8-base".into();
+    let e = lockstep::run(&s, None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("is built with the features base but the run's model has full"),
+        "{e}"
+    );
+}
+
 #[test]
 fn variants_cover_the_three_beat_widths_in_both_hdls() {
     let names: Vec<String> = rtl::variants().into_iter().map(|v| v.name).collect();

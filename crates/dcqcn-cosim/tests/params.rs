@@ -44,14 +44,30 @@ const BAD: &[(&str, u64, &str)] = &[
         0,
         "dcqcn_rl: LINE_RATE 0 out of range 1..4294967295",
     ),
+    (
+        "RATE_RULES",
+        2,
+        "dcqcn_rl: RATE_RULES 2 out of range 0 or 1",
+    ),
+    ("CONTROL", 2, "dcqcn_rl: CONTROL 2 out of range 0 or 1"),
+    (
+        "TRACE_DEPTH",
+        32,
+        "dcqcn_rl: TRACE_DEPTH 32 out of range 0 or 64",
+    ),
 ];
+
+/// The parameters of the three first rows of [`BAD`] (the others are the features, spec 2).
+const RATES_AND_WIDTH: [&str; 3] = ["DATA_BYTES", "CLK_FREQ_HZ", "LINE_RATE"];
 
 /// 25 GbE at 390.625 MHz, 8-byte beats: legal.
 fn legal(name: &str) -> u64 {
     match name {
         "DATA_BYTES" => 8,
         "CLK_FREQ_HZ" => 390_625_000,
-        _ => 3_125_000_000,
+        "LINE_RATE" => 3_125_000_000,
+        "TRACE_DEPTH" => 64,
+        _ => 1,
     }
 }
 
@@ -69,12 +85,12 @@ fn verilate(name: &str, value: u64, dir: &Path) -> Output {
         .args(["--top-module", "dcqcn_cosim_top", "--Mdir"])
         .arg(dir)
         .arg(format!("-I{}", r.join("rtl").display()));
-    for p in ["DATA_BYTES", "CLK_FREQ_HZ", "LINE_RATE"] {
-        let v = if p == name { value } else { legal(p) };
-        if p == "DATA_BYTES" {
-            cmd.arg(format!("-G{p}={v}"));
-        } else {
+    for (p, _, _) in BAD {
+        let v = if *p == name { value } else { legal(p) };
+        if matches!(*p, "CLK_FREQ_HZ" | "LINE_RATE") {
             cmd.arg(format!("-G{p}=32'd{v}"));
+        } else {
+            cmd.arg(format!("-G{p}={v}"));
         }
     }
     cmd.args(&sv)
@@ -109,9 +125,12 @@ fn verilator_build_stops_on_an_illegal_parameter() {
 fn vhdl2verilog(name: &str, value: u64, dir: &Path) -> Output {
     let mut cmd = Command::new(std::env::var("PYTHON").unwrap_or_else(|_| "python3".into()));
     cmd.arg(root().join("scripts/vhdl2verilog.py"));
-    for p in ["DATA_BYTES", "CLK_FREQ_HZ", "LINE_RATE"] {
+    for p in RATES_AND_WIDTH {
         let v = if p == name { value } else { legal(p) };
         cmd.arg(format!("--{}={v}", p.to_lowercase().replace('_', "-")));
+    }
+    if !RATES_AND_WIDTH.contains(&name) {
+        cmd.arg(format!("--generic={name}={value}"));
     }
     cmd.arg("--out")
         .arg(dir.join("dcqcn_rl.v"))
@@ -124,8 +143,61 @@ fn vhdl2verilog(name: &str, value: u64, dir: &Path) -> Output {
 }
 
 #[test]
+fn the_twin_and_its_script_stop_on_an_illegal_feature_generic() {
+    let r = root();
+    let dir = tmp("ghdl-trace-depth");
+    std::fs::create_dir_all(&dir).unwrap();
+    let srcs = [
+        "pkg",
+        "tap_pkg",
+        "cnp_sync",
+        "alpha",
+        "rate_dec",
+        "rate_inc",
+        "credit_gate",
+        "regs",
+        "rl",
+    ]
+    .map(|u| r.join(format!("rtl/vhdl/dcqcn_{u}.vhd")));
+    let o = Command::new(std::env::var("GHDL").unwrap_or_else(|_| "ghdl".into()))
+        .args([
+            "--synth",
+            "--std=08",
+            "-fsynopsys",
+            "-frelaxed-rules",
+            "-fexplicit",
+        ])
+        .arg(format!("--workdir={}", dir.display()))
+        .arg("-gTRACE_DEPTH=32")
+        .args(&srcs)
+        .args(["-e", "dcqcn_rl"])
+        .output()
+        .expect("running ghdl");
+    assert!(!o.status.success(), "TRACE_DEPTH = 32 was synthesised");
+    let want = "dcqcn_rl: TRACE_DEPTH 32 out of range 0 or 64";
+    assert!(text(&o).contains(want), "no `{want}` in:\n{}", text(&o));
+    // RATE_RULES and CONTROL are booleans in the twin (no illegal value to give it); the script
+    // refuses any illegal feature generic itself
+    for (name, value) in [("RATE_RULES", 2), ("CONTROL", 2), ("TRACE_DEPTH", 32)] {
+        let bad = vhdl2verilog(name, value, &dir);
+        assert_eq!(
+            bad.status.code(),
+            Some(2),
+            "{name} = {value}:\n{}",
+            text(&bad)
+        );
+        assert!(
+            text(&bad).contains(&format!("'{name}={value}': expected one of")),
+            "{name} = {value}:\n{}",
+            text(&bad)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn ghdl_synthesis_of_the_twin_stops_on_an_illegal_generic() {
-    for &(name, value, message) in BAD {
+    for &(name, value, message) in BAD.iter().filter(|b| RATES_AND_WIDTH.contains(&b.0)) {
         let dir = tmp(&format!("ghdl-{name}"));
         let ok = vhdl2verilog(name, legal(name), &dir);
         assert!(ok.status.success(), "legal {name}:\n{}", text(&ok));

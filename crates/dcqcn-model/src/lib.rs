@@ -32,7 +32,7 @@ pub mod snapshot;
 
 pub use config::Config;
 pub use credit_gate::{AxisIn, DATA_WORDS};
-pub use params::{ParamError, Params};
+pub use params::{Features, ParamError, Params};
 pub use profiles::NamedConfig;
 pub use rate_inc::Phase;
 pub use regs::AxilIn;
@@ -137,6 +137,14 @@ pub struct State {
 }
 
 impl State {
+    /// spec 2: this state with the registers of the features `p` does not build at their reset
+    /// values (what they always hold there): a state drawn or saved for the full block becomes
+    /// one of a block without some features.
+    pub fn restricted(mut self, p: &Params) -> State {
+        self.regs.restrict(p);
+        self
+    }
+
     pub fn reset(p: &Params) -> State {
         State {
             cnp: CnpSync::reset(p),
@@ -248,9 +256,11 @@ impl RateLimiter {
         &self.state.regs.trace
     }
 
-    /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut).
+    /// Sets the configuration registers directly, as if written through AXI4-Lite (test shortcut):
+    /// an absent feature's registers keep their reset values (spec 2).
     pub fn set_config(&mut self, cfg: Config) {
         self.state.regs.cfg = cfg;
+        self.state.regs.restrict(&self.params);
         self.quiet = QuietPlan::NONE;
     }
 

@@ -10,6 +10,78 @@ pub struct Params {
     clk_hz: u32,
     line_rate: u32,
     k: u64,
+    features: Features,
+}
+
+/// The optional features a build carries (spec 2: the generics RATE_RULES, CONTROL and
+/// TRACE_DEPTH). The register map's `feature` of a word names one of them
+/// ([`crate::regmap::feature`]); an absent feature's words answer as unmapped ones (DECERR, read
+/// 0) and its registers stay at their reset values, so the block behaves as the full one with
+/// them at reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// The rate rules, 0x150-0x158 (`rate_rules`).
+    pub rate_rules: bool,
+    /// The control schemes, 0x15C-0x160 (`control`).
+    pub control: bool,
+    /// The event trace's entries, 0x170-0x18C (`trace`): 0 absent, or 64.
+    pub trace_depth: u32,
+}
+
+impl Features {
+    /// Every feature (the generics' defaults).
+    pub const FULL: Features = Features {
+        rate_rules: true,
+        control: true,
+        trace_depth: 64,
+    };
+    /// None of them: the paper's block with the counters and schemes of spec 6.2's base words.
+    pub const BASE: Features = Features {
+        rate_rules: false,
+        control: false,
+        trace_depth: 0,
+    };
+    /// The trace depths the RTL builds.
+    pub const TRACE_DEPTHS: [u32; 2] = [0, 64];
+
+    /// Whether the feature the register map names `feature` is built (`false` for a name that
+    /// is not a feature: a unit test holds every name of the map known).
+    pub fn has(&self, feature: &str) -> bool {
+        match feature {
+            "rate_rules" => self.rate_rules,
+            "control" => self.control,
+            "trace" => self.trace_depth != 0,
+            _ => false,
+        }
+    }
+
+    /// The configuration's name: `full`, `base`, or the features built joined by `+`
+    /// (`rate_rules+trace`).
+    pub fn name(&self) -> String {
+        match *self {
+            Features::FULL => "full".into(),
+            Features::BASE => "base".into(),
+            _ => {
+                let mut v = Vec::new();
+                if self.rate_rules {
+                    v.push("rate_rules");
+                }
+                if self.control {
+                    v.push("control");
+                }
+                if self.trace_depth != 0 {
+                    v.push("trace");
+                }
+                v.join("+")
+            }
+        }
+    }
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Self::FULL
+    }
 }
 
 /// A parameter combination the RTL refuses to elaborate.
@@ -21,6 +93,11 @@ pub enum ParamError {
     ClkFreq(u32),
     #[error("LINE_RATE = {0}: must be at least 1 byte/s")]
     LineRate(u32),
+    #[error("TRACE_DEPTH = {0}: must be 0 (no trace) or 64")]
+    TraceDepth(u32),
+    /// A feature configuration named wrongly (a binding's argument).
+    #[error("{0}")]
+    Features(String),
 }
 
 impl Params {
@@ -30,6 +107,7 @@ impl Params {
         clk_hz: 156_250_000,
         line_rate: 1_250_000_000,
         k: 1_801_440,
+        features: Features::FULL,
     };
 
     pub fn new(data_bytes: u32, clk_hz: u32, line_rate: u32) -> Result<Self, ParamError> {
@@ -50,7 +128,21 @@ impl Params {
             clk_hz,
             line_rate,
             k,
+            features: Features::FULL,
         })
+    }
+
+    /// The same parameters with other features (spec 2).
+    pub fn with_features(self, features: Features) -> Result<Self, ParamError> {
+        if !Features::TRACE_DEPTHS.contains(&features.trace_depth) {
+            return Err(ParamError::TraceDepth(features.trace_depth));
+        }
+        Ok(Params { features, ..self })
+    }
+
+    /// The features built.
+    pub fn features(&self) -> Features {
+        self.features
     }
 
     /// Default clock and line rate with another beat width.
@@ -127,5 +219,23 @@ mod tests {
         );
         assert_eq!(Params::new(8, 65_536, 1), Err(ParamError::ClkFreq(65_536)));
         assert_eq!(Params::new(8, 156_250_000, 0), Err(ParamError::LineRate(0)));
+        let bad = Features {
+            trace_depth: 32,
+            ..Features::FULL
+        };
+        assert_eq!(
+            Params::DEFAULT.with_features(bad),
+            Err(ParamError::TraceDepth(32))
+        );
+    }
+
+    #[test]
+    fn every_feature_of_the_register_map_is_known() {
+        for w in crate::regmap::MAP {
+            if let Some(f) = crate::regmap::feature(w.0) {
+                assert!(Features::FULL.has(f), "feature {f} of word {:#05x}", w.0);
+                assert!(!Features::BASE.has(f), "feature {f} of word {:#05x}", w.0);
+            }
+        }
     }
 }

@@ -361,8 +361,28 @@ impl Regs {
         c.cnt_bytes = c.cnt_bytes.wrapping_add(bytes_in);
     }
 
+    /// spec 2: leaves the registers of the features `p` does not build at their reset values (the
+    /// state an absent feature's registers always have), for a state drawn or loaded for the full
+    /// block and injected into another.
+    pub fn restrict(&mut self, p: &Params) {
+        let reset = Regs::reset(p);
+        for &word in regmap::WRITE_ORDER {
+            if !built(word, p) {
+                if let Some(w) = reset.cfg.word(word) {
+                    self.cfg.set_word(word, w);
+                }
+            }
+        }
+        if p.features().trace_depth == 0 {
+            self.trace = reset.trace;
+        }
+    }
+
     /// spec 6.1/6.2: the word and response a read of `addr` returns.
     pub fn read(&self, addr: u16, m: &Monitors, p: &Params) -> (u32, u8) {
+        if !built(addr, p) {
+            return (0, RESP_DECERR);
+        }
         let c = &self.cfg;
         let n = &self.cnt;
         let data = match addr & 0xFFC {
@@ -418,7 +438,10 @@ impl Regs {
     }
 
     /// spec 6.1/6.2: apply an accepted write to `cfg`; returns the response and side effects.
-    fn write(cfg: &mut Config, addr: u16, wdata: u32, wstrb: u8) -> (u8, WriteEffects) {
+    fn write(cfg: &mut Config, addr: u16, wdata: u32, wstrb: u8, p: &Params) -> (u8, WriteEffects) {
+        if !built(addr, p) {
+            return (RESP_DECERR, WriteEffects::default());
+        }
         match regmap::write(cfg, addr, wdata, wstrb) {
             Some(act) => (
                 RESP_OKAY,
@@ -451,7 +474,7 @@ impl Regs {
         };
         let mut fx = WriteEffects::default();
         if wr_en {
-            let (resp, e) = Self::write(&mut self.cfg, i.awaddr, i.wdata, i.wstrb);
+            let (resp, e) = Self::write(&mut self.cfg, i.awaddr, i.wdata, i.wstrb, p);
             self.axil.bresp = resp;
             fx = e;
         }
@@ -464,6 +487,11 @@ impl Regs {
         self.axil.rvalid = rd_en || (self.axil.rvalid && !i.rready);
         fx
     }
+}
+
+/// spec 2: whether the word at `addr` is built: a feature's words only when `p` has the feature.
+fn built(addr: u16, p: &Params) -> bool {
+    regmap::feature(addr).is_none_or(|f| p.features().has(f))
 }
 
 impl Block for Regs {
@@ -544,10 +572,76 @@ mod tests {
         let p = Params::DEFAULT;
         let mut c = Config::reset(&p);
         // Lane 2 only: bits 23:16 of 0x000 -> stage_threshold bits [7:2] and clamp (bit 22).
-        let (resp, _) = Regs::write(&mut c, 0x000, 0x00FF_0000, 0b0100);
+        let (resp, _) = Regs::write(&mut c, 0x000, 0x00FF_0000, 0b0100, &Params::DEFAULT);
         assert_eq!(resp, RESP_OKAY);
         assert_eq!(c.word(regmap::CONFIG).unwrap(), 0x007F_47FC);
         assert!(c.clamp_tgt);
+    }
+
+    #[test]
+    fn an_absent_features_words_answer_as_unmapped_ones() {
+        use crate::Features;
+        let full = Params::DEFAULT;
+        let base = full.with_features(Features::BASE).unwrap();
+        let m = Monitors::default();
+        let regs = Regs::reset(&base);
+        let mut features_seen = std::collections::BTreeSet::new();
+        for &(addr, _, writable) in regmap::MAP {
+            let mut c = Config::reset(&base);
+            let before = c;
+            let (resp, fx) = Regs::write(&mut c, addr, u32::MAX, 0xF, &base);
+            match regmap::feature(addr) {
+                Some(f) => {
+                    features_seen.insert(f);
+                    assert_eq!(resp, RESP_DECERR, "{addr:#05x} write");
+                    assert_eq!(
+                        fx.act,
+                        regmap::Actions::default(),
+                        "{addr:#05x}: no action bit acts"
+                    );
+                    assert_eq!(c, before, "{addr:#05x}");
+                    assert_eq!(
+                        regs.read(addr, &m, &base),
+                        (0, RESP_DECERR),
+                        "{addr:#05x} read"
+                    );
+                    // the full block answers there
+                    let mut c = Config::reset(&full);
+                    let want = if writable { RESP_OKAY } else { RESP_DECERR };
+                    assert_eq!(Regs::write(&mut c, addr, 0, 0xF, &full).0, want);
+                    assert_eq!(Regs::reset(&full).read(addr, &m, &full).1, RESP_OKAY);
+                }
+                None => {
+                    let want = if writable { RESP_OKAY } else { RESP_DECERR };
+                    assert_eq!(resp, want, "{addr:#05x} write");
+                    assert_eq!(regs.read(addr, &m, &base).1, RESP_OKAY, "{addr:#05x} read");
+                }
+            }
+        }
+        assert_eq!(
+            features_seen.into_iter().collect::<Vec<_>>(),
+            ["control", "rate_rules", "trace"]
+        );
+    }
+
+    #[test]
+    fn restrict_leaves_only_the_built_features_registers() {
+        use crate::Features;
+        let full = Params::DEFAULT;
+        let base = full.with_features(Features::BASE).unwrap();
+        let mut r = Regs::reset(&full);
+        r.cfg.rmax = 5;
+        r.cfg.scheme = 3;
+        r.cfg.trace_en = true;
+        r.cfg.rai = 7;
+        r.trace.time = 9;
+        let mut b = r;
+        b.restrict(&base);
+        assert_eq!((b.cfg.rmax, b.cfg.scheme, b.cfg.trace_en), (0, 0, false));
+        assert_eq!((b.cfg.rai, b.trace.time), (7, 0));
+        let mut f = r;
+        f.restrict(&full);
+        assert_eq!(f, r);
     }
 
     #[test]
@@ -555,8 +649,14 @@ mod tests {
         let p = Params::DEFAULT;
         let mut c = Config::reset(&p);
         let before = c;
-        assert_eq!(Regs::write(&mut c, regmap::RC, 0, 0xF).0, RESP_DECERR);
-        assert_eq!(Regs::write(&mut c, 0x028, 0, 0xF).0, RESP_DECERR);
+        assert_eq!(
+            Regs::write(&mut c, regmap::RC, 0, 0xF, &Params::DEFAULT).0,
+            RESP_DECERR
+        );
+        assert_eq!(
+            Regs::write(&mut c, 0x028, 0, 0xF, &Params::DEFAULT).0,
+            RESP_DECERR
+        );
         assert_eq!(c, before);
     }
 
@@ -566,12 +666,21 @@ mod tests {
         let p = Params::DEFAULT;
         let mut c = Config::reset(&p);
         // A write to 0x1006 is a write to word 0x004 (rai).
-        let (resp, _) = Regs::write(&mut c, 0x1000 | regmap::RAI | 0b10, 0x1234_5678, 0xF);
+        let (resp, _) = Regs::write(
+            &mut c,
+            0x1000 | regmap::RAI | 0b10,
+            0x1234_5678,
+            0xF,
+            &Params::DEFAULT,
+        );
         assert_eq!(resp, RESP_OKAY);
         assert_eq!(c.rai, 0x1234_5678);
         // 0x1018 is word 0x018 (Rc), read-only: DECERR and no effect.
         let before = c;
-        assert_eq!(Regs::write(&mut c, 0x1018, 0, 0xF).0, RESP_DECERR);
+        assert_eq!(
+            Regs::write(&mut c, 0x1018, 0, 0xF, &Params::DEFAULT).0,
+            RESP_DECERR
+        );
         assert_eq!(c, before);
         // Reads alias the same way: 0xF01B reads Rc.
         let regs = Regs {
@@ -596,7 +705,14 @@ mod tests {
         let mut c = Config::reset(&p);
         assert_eq!(c.word(regmap::RATE_RULES).unwrap(), 0x0000_03FF);
         assert_eq!(
-            Regs::write(&mut c, regmap::RATE_RULES, 0xFFFF_FFFF, 0xF).0,
+            Regs::write(
+                &mut c,
+                regmap::RATE_RULES,
+                0xFFFF_FFFF,
+                0xF,
+                &Params::DEFAULT
+            )
+            .0,
             RESP_OKAY
         );
         assert_eq!(
@@ -605,13 +721,19 @@ mod tests {
         );
         assert_eq!(c.word(regmap::RATE_RULES).unwrap(), 0x17FF_03FF);
         // Lane 2 only: min_dec_fac[7:0] = 0x00, the rest kept.
-        Regs::write(&mut c, regmap::RATE_RULES, 0, 0b0100);
+        Regs::write(&mut c, regmap::RATE_RULES, 0, 0b0100, &Params::DEFAULT);
         assert_eq!(
             (c.alpha_init, c.min_dec_fac, c.hai_mult),
             (1023, 0x700, true)
         );
         // Lane 0 only: alpha_init[7:0].
-        Regs::write(&mut c, regmap::RATE_RULES, 0x0000_0012, 0b0001);
+        Regs::write(
+            &mut c,
+            regmap::RATE_RULES,
+            0x0000_0012,
+            0b0001,
+            &Params::DEFAULT,
+        );
         assert_eq!(c.alpha_init, 0x312);
         let regs = Regs {
             cfg: c,
@@ -622,8 +744,14 @@ mod tests {
             regs.read(regmap::RATE_RULES, &m, &p),
             (0x1700_0312, RESP_OKAY)
         );
-        Regs::write(&mut c, regmap::RMAX, 0x1234_5678, 0b0011);
-        Regs::write(&mut c, regmap::RATE_FIRST_CNP, 0x8765_4321, 0xF);
+        Regs::write(&mut c, regmap::RMAX, 0x1234_5678, 0b0011, &Params::DEFAULT);
+        Regs::write(
+            &mut c,
+            regmap::RATE_FIRST_CNP,
+            0x8765_4321,
+            0xF,
+            &Params::DEFAULT,
+        );
         assert_eq!((c.rmax, c.rate_first_cnp), (0x5678, 0x8765_4321));
     }
 
@@ -632,13 +760,13 @@ mod tests {
         let p = Params::DEFAULT;
         let mut c = Config::reset(&p);
         assert!(
-            Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0010)
+            Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0010, &Params::DEFAULT)
                 .1
                 .act
                 .cnp_cnt_clear
         );
         assert!(
-            !Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0001)
+            !Regs::write(&mut c, regmap::ALPHA_CNP, 1 << 10, 0b0001, &Params::DEFAULT)
                 .1
                 .act
                 .cnp_cnt_clear

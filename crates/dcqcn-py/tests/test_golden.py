@@ -20,7 +20,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "testbench" / "cocotb"))
 from golden_reader import GoldenVectors  # noqa: E402
 
-DEFAULT = ["fuzz-mutant-pending-set-loses", "fuzz-mutant-cnp-edge-early", "regs-decerr",
+DEFAULT = ["fuzz-mutant-pending-set-loses", "fuzz-mutant-cnp-edge-early", "regs-decerr", "base-absent",
            "random-frames-64b", "trigger-collisions"]
 
 
@@ -39,7 +39,9 @@ def _manifest(set_dir):
         t = line.split(" ", 1)
         if len(t) == 2:
             vals[t[0]] = t[1]
-    return int(vals["clk_hz"]), int(vals["line_rate_bytes_per_s"])
+    # the configuration the set was recorded on: the first of its `builds` (spec 2; full without)
+    features = vals.get("builds", "full").split()[0]
+    return int(vals["clk_hz"]), int(vals["line_rate_bytes_per_s"]), features
 
 
 def load(set_dir):
@@ -54,7 +56,7 @@ def test_golden_set(set_dir):
     n = len(rows)
     db = vec.data_bytes
     words = (db + 7) // 8
-    clk, line_rate = _manifest(set_dir)
+    clk, line_rate, features = _manifest(set_dir)
     col = {name: k for k, (name, _, _) in enumerate(vec.fields)}
 
     def beats(values):
@@ -66,7 +68,7 @@ def test_golden_set(set_dir):
         if d == "in":
             c = rows[:, col[name]]
             stim[name] = beats(c) if name == "s_axis_tdata" else c.astype(np.uint64)
-    m = dm.Model(data_bytes=db, clk_hz=clk, line_rate=line_rate)
+    m = dm.Model(data_bytes=db, clk_hz=clk, line_rate=line_rate, features=features)
     got = m.run(n, stim, record=dm.FIELDS)
     compared = 0
     for name, d, _ in vec.fields:

@@ -181,6 +181,8 @@ def test_ctrl_c_interrupts_a_long_run(n, stimulus, record):
     (lambda m: dm.port_width("cnp", 2**40), dm.ParamError,
      "`data_bytes`: 1099511627776 does not fit 32 bits (0..=4294967295)"),
     (lambda m: dm.port_width("s_axis_tdata", 2**29), dm.ParamError, "DATA_BYTES = 536870912: must be 1..=64"),
+    (lambda m: dm.Model(features="none"), dm.ParamError,
+     "`features`: expected \"full\" or \"base\", got 'none'"),
     # a value of the wrong type: TypeError, naming the argument
     (lambda m: m.step(cnp=1.5), TypeError, "`cnp`: expected an integer 0..=0x1, got float"),
     (lambda m: m.step(s_axis_tdata="5"), TypeError,

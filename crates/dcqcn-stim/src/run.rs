@@ -27,11 +27,12 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
-    /// The model at cycle 0: reset, or the injected state.
+    /// The model at cycle 0: reset, or the injected state (its absent features' registers at
+    /// reset, spec 2: what the RTL gets too).
     pub fn model(&self) -> RateLimiter {
         let mut m = RateLimiter::new(self.params);
         if let Some(s) = &self.initial_state {
-            *m.state_mut() = *s;
+            *m.state_mut() = s.restricted(&self.params);
         }
         m
     }

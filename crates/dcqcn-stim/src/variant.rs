@@ -78,6 +78,56 @@ impl Rates {
     }
 }
 
+/// The feature configurations built as variants (spec 2; crates/dcqcn-cosim/variants.toml): every
+/// feature (the generics' defaults, at every width and rate set) and the base (no rate rules,
+/// control schemes or trace; at 8-byte beats and 10 GbE, variants `w8-base`, `vhdl-w8-base`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Build {
+    #[default]
+    Full,
+    Base,
+}
+
+impl Build {
+    pub const ALL: [Build; 2] = [Build::Full, Build::Base];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Build::Full => "full",
+            Build::Base => "base",
+        }
+    }
+
+    pub fn features(self) -> dcqcn_model::Features {
+        match self {
+            Build::Full => dcqcn_model::Features::FULL,
+            Build::Base => dcqcn_model::Features::BASE,
+        }
+    }
+
+    /// The configuration of the variant called `name` (the suffix [`Hdl::build_variant`] gives it;
+    /// a name without one, a mutant's included, is the full configuration).
+    pub fn of_variant(name: &str) -> Build {
+        Build::ALL
+            .into_iter()
+            .find(|b| !b.suffix().is_empty() && name.ends_with(b.suffix()))
+            .unwrap_or(Build::Full)
+    }
+
+    /// Whether a variant of this configuration is built at `data_bytes` (the full one at every
+    /// width, the others at 8 bytes).
+    pub fn built_at(self, data_bytes: u32) -> bool {
+        self == Build::Full || data_bytes == 8
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Build::Full => "",
+            Build::Base => "-base",
+        }
+    }
+}
+
 /// Which description of the block a run verilates: the SystemVerilog (rtl/*.sv) or the VHDL twin
 /// (rtl/vhdl/, through `ghdl --synth`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,6 +141,12 @@ impl Hdl {
     /// The variant of this HDL for a beat width: `w8`, `w32`, `w64`; `vhdl-w8`, `vhdl-w32`, ...
     pub fn width_variant(self, data_bytes: u32) -> String {
         self.rates_variant(data_bytes, Rates::TenG)
+    }
+
+    /// The variant of this HDL and feature configuration for a beat width (10 GbE): `w8`,
+    /// `w8-base`, `vhdl-w8-base`, ...
+    pub fn build_variant(self, data_bytes: u32, build: Build) -> String {
+        format!("{}{}", self.width_variant(data_bytes), build.suffix())
     }
 
     /// The variant of this HDL for a beat width and rate set: `w8`, `w8-25g`, `vhdl-w8-1g`, ...

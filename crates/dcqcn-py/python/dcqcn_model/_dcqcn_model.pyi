@@ -89,10 +89,14 @@ class Model:
     data_bytes, clk_hz, line_rate: the RTL's DATA_BYTES, CLK_FREQ_HZ, LINE_RATE, 32-bit ints
     (ParamError outside 32 bits or if the RTL would refuse them: DATA_BYTES 1..=64, CLK_FREQ_HZ
     at least 65537, LINE_RATE at least 1).
+    features: the block's feature configuration (spec 2), "full" (every feature, the default) or
+    "base" (RATE_RULES = 0, CONTROL = 0, TRACE_DEPTH = 0: those words answer DECERR and their
+    registers stay at reset); ParamError for another text.
     """
 
     def __init__(self, config: Union[str, os.PathLike[str], None] = None, *, data_bytes: int = 8,
-                 clk_hz: int = 156_250_000, line_rate: int = 1_250_000_000) -> None: ...
+                 clk_hz: int = 156_250_000, line_rate: int = 1_250_000_000,
+                 features: str = "full") -> None: ...
     def reset(self) -> None:
         """Back to the state after construction (reset values, configuration programmed, cycle 0)."""
     @property
@@ -101,6 +105,9 @@ class Model:
     def clk_hz(self) -> int: ...
     @property
     def line_rate(self) -> int: ...
+    @property
+    def features(self) -> str:
+        """The feature configuration: "full", "base" (spec 2)."""
     @property
     def cycle(self) -> int:
         """Cycles stepped since construction or reset()."""

@@ -11,7 +11,9 @@ use crate::{
 use dcqcn_harness::units;
 use dcqcn_model::config::FIELD_WIDTHS;
 use dcqcn_model::snapshot::{FieldValue, FIELDS};
-use dcqcn_model::{Config, Inputs, NamedConfig, Outputs, Params, RateLimiter, DATA_WORDS};
+use dcqcn_model::{
+    Config, Features, Inputs, NamedConfig, Outputs, Params, RateLimiter, DATA_WORDS,
+};
 use numpy::ndarray::{Axis, Slice};
 use numpy::{
     PyArray1, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
@@ -68,6 +70,21 @@ fn unit_err(e: units::UnitError) -> PyErr {
 }
 fn param_err(e: dcqcn_model::ParamError) -> PyErr {
     ParamError::new_err(e.to_string())
+}
+
+/// `features`: "full" (default) or "base" (spec 2).
+fn features_arg(v: Option<&Bound<'_, PyAny>>) -> Result<Features, dcqcn_model::ParamError> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(Features::FULL);
+    };
+    match v.extract::<String>().as_deref() {
+        Ok("full") => Ok(Features::FULL),
+        Ok("base") => Ok(Features::BASE),
+        _ => Err(dcqcn_model::ParamError::Features(format!(
+            "`features`: expected \"full\" or \"base\", got {}",
+            v.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+        ))),
+    }
 }
 
 /// The bit-exact DCQCN rate limiter, one clock cycle per `step`.
@@ -295,12 +312,13 @@ fn config_dict<'py>(py: Python<'py>, c: &Config) -> PyResult<Bound<'py, PyDict>>
 #[pymethods]
 impl Model {
     #[new]
-    #[pyo3(signature = (config=None, *, data_bytes=None, clk_hz=None, line_rate=None))]
+    #[pyo3(signature = (config=None, *, data_bytes=None, clk_hz=None, line_rate=None, features=None))]
     fn new(
         config: Option<&Bound<'_, PyAny>>,
         data_bytes: Option<&Bound<'_, PyAny>>,
         clk_hz: Option<&Bound<'_, PyAny>>,
         line_rate: Option<&Bound<'_, PyAny>>,
+        features: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Model> {
         let d = Params::DEFAULT;
         let p = Params::new(
@@ -308,6 +326,7 @@ impl Model {
             param_arg(clk_hz, "clk_hz", d.clk_hz())?,
             param_arg(line_rate, "line_rate", d.line_rate())?,
         )
+        .and_then(|p| p.with_features(features_arg(features)?))
         .map_err(param_err)?;
         let cfg = match config {
             None => Config::reset(&p),
@@ -348,6 +367,11 @@ impl Model {
     #[getter]
     fn line_rate(&self) -> u32 {
         self.p().line_rate()
+    }
+    /// The feature configuration (spec 2): "full", "base".
+    #[getter]
+    fn features(&self) -> String {
+        self.p().features().name()
     }
     /// Cycles stepped since construction or reset().
     #[getter]

@@ -12,7 +12,7 @@ use crate::stimulus::{
     AxilSpec, CnpSpec, DataPattern, PeriodicWrite, ResetSpec, SinkSpec, StimulusSpec, TrafficSpec,
     WriteMode,
 };
-use crate::variant::{Hdl, Rates};
+use crate::variant::{Build, Hdl, Rates};
 use crate::StimError;
 use dcqcn_model::config::RuleFields;
 use dcqcn_model::{regmap, Config, NamedConfig, Params};
@@ -511,9 +511,12 @@ impl Case {
                  the case was not run (a defect of the fuzzer's strategies, not of the RTL)"
             )));
         }
+        let variant = variant.map_or_else(|| self.variant(Hdl::Sv), str::to_string);
+        // the variant's feature configuration (spec 2): the model answers as that build does
         let params = self
             .rates
             .params(self.data_bytes)
+            .and_then(|p| p.with_features(Build::of_variant(&variant).features()))
             .map_err(|e| StimError::Case(e.to_string()))?;
         Ok(RunSpec {
             scenario: "fuzz".into(),
@@ -521,7 +524,7 @@ impl Case {
             stimulus: self.stimulus.clone(),
             seed: self.seed,
             cycles,
-            variant: variant.map_or_else(|| self.variant(Hdl::Sv), str::to_string),
+            variant,
             replay,
             rtl_init_seed: self.rtl_init_seed,
             initial_state: self.initial_state.map(|s| s.to_state(self.stimulus.config)),

@@ -88,8 +88,10 @@ impl Manifest {
         def: &SetDef,
         cycles: u64,
         coverage: &Coverage,
+        builds: &[dcqcn_model::Features],
         files: &[(&str, Vec<u8>)],
     ) -> Manifest {
+        let builds: Vec<String> = builds.iter().map(|f| f.name()).collect();
         let hit: Vec<&str> = BINS
             .iter()
             .zip(&coverage.hits)
@@ -104,6 +106,7 @@ impl Manifest {
             ("data_bytes", def.params.data_bytes().to_string()),
             ("clk_hz", def.params.clk_hz().to_string()),
             ("line_rate_bytes_per_s", def.params.line_rate().to_string()),
+            ("builds", builds.join(" ")),
             ("seed", def.seed.to_string()),
             ("cycles", cycles.to_string()),
             ("source", source_value(&def.source)),

@@ -11,7 +11,7 @@ use crate::coverage::Coverage;
 use crate::run::{run_model, RunSpec};
 use crate::scenario;
 use crate::stimulus::{CnpSpec, DataPattern, StimulusSpec};
-use dcqcn_model::{regmap, Config, Params};
+use dcqcn_model::{regmap, Config, Features, Params};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -116,7 +116,8 @@ pub fn canonical() -> Vec<SetDef> {
             },
         ),
     ];
-    sets.into_iter()
+    let mut sets: Vec<SetDef> = sets
+        .into_iter()
         .map(|(name, from, cycles, description, tweak)| {
             let sc = scenario::by_name(from).expect("a built-in scenario");
             let mut stimulus = sc.stimulus.clone();
@@ -134,7 +135,39 @@ pub fn canonical() -> Vec<SetDef> {
                 source: Source::Canonical(name.to_string()),
             }
         })
-        .collect()
+        .collect();
+    sets.push(base_absent());
+    sets
+}
+
+/// The canonical set of the base configuration (spec 2): readback and rewrites of every word,
+/// the absent features' words among them (they answer DECERR there), on the base block; the other
+/// sets are recorded on the full block and say in their manifest whether the base one produces
+/// the same vectors.
+fn base_absent() -> SetDef {
+    let sc = scenario::by_name("regs-midrun").expect("a built-in scenario");
+    let mut stimulus = sc.stimulus.clone();
+    stimulus.axil.read_prob = 0.05;
+    stimulus.axil.write_prob = 0.01;
+    stimulus.axil.rule_words = true;
+    stimulus.axil.scheme_words = true;
+    stimulus.axil.trace_words = true;
+    stimulus.cnp = CnpSpec::Random {
+        prob: 0.002,
+        max_width: 3,
+    };
+    SetDef {
+        name: "base-absent".into(),
+        description: "the base block (no rate rules, control schemes or trace): readback and rewrites of every word, the absent features' words 0x150-0x18C among them (DECERR, read 0, no effect), unmapped and read-only words, slow bready/rready".into(),
+        params: sc
+            .params()
+            .with_features(Features::BASE)
+            .expect("the base configuration is legal"),
+        stimulus,
+        seed: 1,
+        cycles: 60_000,
+        source: Source::Canonical("base-absent".into()),
+    }
 }
 
 /// The canonical sets plus one per saved fuzz regression in `regressions_dir` (if it exists).
@@ -173,6 +206,9 @@ pub struct GeneratedSet {
     pub coverage: Coverage,
     pub cycles: u64,
     pub templates_defined: u64,
+    /// The feature configurations whose block produces these vectors (spec 2), the set's own
+    /// first: the manifest's `builds`.
+    pub builds: Vec<Features>,
 }
 
 impl GeneratedSet {
@@ -226,6 +262,31 @@ pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
         coverage.sample(i, out, m);
     });
     let v = enc.finish();
+    // spec 2: the feature configurations whose block produces these vectors too (the set's own
+    // first): the same stimulus on each other one, compared byte for byte
+    let mut builds = vec![def.params.features()];
+    for other in [Features::FULL, Features::BASE] {
+        if builds.contains(&other) {
+            continue;
+        }
+        let params = def
+            .params
+            .with_features(other)
+            .expect("a built configuration");
+        let mut enc = Encoder::new(db, &comments);
+        run_model(
+            &RunSpec {
+                params,
+                ..run_spec(def)
+            },
+            |_, i, out, m| {
+                enc.push(&cycle_values(i, &m.snapshot(out), db));
+            },
+        );
+        if enc.finish().text == v.text {
+            builds.push(other);
+        }
+    }
 
     let mut config = String::from(
         "# register writes (full strobes) that program the configuration after each reset\n",
@@ -244,7 +305,7 @@ pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
         json.push('\n');
         files.push(("case.json", json.into_bytes()));
     }
-    let manifest = Manifest::for_set(def, v.cycles, &coverage, &files);
+    let manifest = Manifest::for_set(def, v.cycles, &coverage, &builds, &files);
     files.push(("manifest.txt", manifest.render().into_bytes()));
     for (name, bytes) in &files {
         check_lines(&format!("{}/{name}", def.name), bytes)?;
@@ -254,6 +315,7 @@ pub fn generate(def: &SetDef) -> Result<GeneratedSet, GoldenError> {
         coverage,
         cycles: v.cycles,
         templates_defined: v.templates_defined,
+        builds,
     })
 }
 

@@ -224,12 +224,15 @@ mod tests {
             let m = Manifest::parse("m", text).expect("parses");
             assert_eq!(m.render(), text);
             let files = &g.files[..g.files.len() - 1];
-            assert_eq!(m, Manifest::for_set(&def, g.cycles, &g.coverage, files));
+            assert_eq!(
+                m,
+                Manifest::for_set(&def, g.cycles, &g.coverage, &g.builds, files)
+            );
             assert_eq!(m.get("set"), Some(def.name.as_str()));
             assert_eq!(m.get("description"), Some(def.description.as_str()));
             assert_eq!(m.files.len(), files.len());
             assert_eq!(m.files[0].line, m.keys.len() + 1);
-            assert_eq!(m.entry("source").expect("source").line, 10);
+            assert_eq!(m.entry("source").expect("source").line, 11);
         }
     }
 
