@@ -31,11 +31,10 @@ module dcqcn_rate_dec #(
     input  wire logic [3:0]  cfg_dec_gain,
     input  wire logic [31:0] cfg_rmin,           // bytes/s
     input  wire logic        cfg_clamp_tgt,
-    input  wire logic [31:0] cfg_rmax,           // bytes/s, 0 = no ceiling
     input  wire logic [31:0] cfg_rate_first_cnp, // bytes/s, 0 = off
     input  wire logic [10:0] cfg_min_dec_fac,    // Q0.10, 1024 and above: no cut
 
-    /* Decrease event and result */
+    /* Decrease event and result (before the ceiling of spec 4.6, which dcqcn_rate_inc applies) */
     output logic             dec_fire,
     output logic      [31:0] rc_dec,
     output logic      [31:0] rt_dec,
@@ -72,9 +71,6 @@ module dcqcn_rate_dec #(
     /* verilator lint_on UNUSEDSIGNAL */
     logic [31:0] keep;
     logic [31:0] rc_cut;
-    logic [31:0] rc_floor;
-    logic [31:0] rt_sel;
-    logic [31:0] rmax_eff;
 
     always_comb begin
         // spec 4.4: CNPs inside the cooldown are remembered and coalesced into one decrease
@@ -119,15 +115,10 @@ module dcqcn_rate_dec #(
 
         // spec 4.0/4.4: rmin clamped to L, so Rc never exceeds L even with cfg_rmin > L
         rmin_eff = (cfg_rmin < L) ? cfg_rmin : L;
-        rc_floor = (rc_cut > rmin_eff) ? rc_cut : rmin_eff;
+        rc_dec = (rc_cut > rmin_eff) ? rc_cut : rmin_eff;
 
         // spec 4.4: stages before this decrease resets them (clamp only after an increase)
-        rt_sel = (cfg_clamp_tgt || t_stage != 8'd0 || b_stage != 8'd0) ? rc : rt;
-
-        // spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax != 0
-        rmax_eff = (cfg_rmax < L) ? cfg_rmax : L;
-        rc_dec = (cfg_rmax != 32'd0 && rc_floor > rmax_eff) ? rmax_eff : rc_floor;
-        rt_dec = (cfg_rmax != 32'd0 && rt_sel > rmax_eff) ? rmax_eff : rt_sel;
+        rt_dec = (cfg_clamp_tgt || t_stage != 8'd0 || b_stage != 8'd0) ? rc : rt;
     end
 
     always_ff @(posedge clk) begin

@@ -16,6 +16,8 @@ module dcqcn_rate_inc #(
 
     /* Events */
     input  wire logic        dec_fire,
+    input  wire logic [31:0] rc_dec,               // the decrease's Rc and Rt before the ceiling
+    input  wire logic [31:0] rt_dec,               // (dcqcn_rate_dec)
     input  wire logic [6:0]  bytes_in,             // bytes of the beat loaded this cycle (spec 5.3)
 
     /* Reaction-point state (this cycle's registers) */
@@ -42,8 +44,8 @@ module dcqcn_rate_inc #(
     output logic             phase_fr,             // fast recovery
     output logic             phase_ai,             // additive increase
     output logic             phase_hai,            // hyper increase
-    output logic      [31:0] rc_inc,
-    output logic      [31:0] rt_inc,
+    output logic      [31:0] rc_upd,               // Rc and Rt a decrease (dec_fire) or an
+    output logic      [31:0] rt_upd,               // increase writes, after the ceiling
 
     /* State */
     output logic      [7:0]  t_stage,
@@ -85,14 +87,16 @@ module dcqcn_rate_inc #(
     logic [39:0] rt_add;
     logic [40:0] rt_sum;
     logic [31:0] rt_clamped;
-    logic [31:0] rate_capl;
     logic [31:0] rate_cap;
-    logic [31:0] rt_held;
+    logic [31:0] rt_inc;
+    logic [31:0] rt_dec_cap;
+    logic [31:0] rt_pre;
     // the average drops bit 0 (spec 4.5 floor(.../2))
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0] rc_sum;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [31:0] rc_avg;
+    logic [31:0] rc_pre;
 
     always_comb begin
         // spec 4.0 expired(): one extra bit so interval 0 behaves as 1
@@ -170,19 +174,23 @@ module dcqcn_rate_inc #(
         // spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
         rt_add     = phase_hai ? hai_step : {8'd0, cfg_rai};
         rt_sum     = {9'd0, rt} + {1'b0, rt_add};
-        // spec 4.6: the ceiling. rate_capl = min(cfg_rmax, L) (L when cfg_rmax = 0) bounds the sum,
-        // since ceil(min(sum, L)) = min(sum, rate_capl); rate_cap (all ones when cfg_rmax = 0, so no
-        // ceiling) bounds the held fast-recovery Rt and the average, which may exceed L (spec 4.8)
-        rate_capl  = (cfg_rmax != 32'd0 && cfg_rmax < L) ? cfg_rmax : L;
-        rate_cap   = (cfg_rmax != 32'd0) ? rate_capl : 32'hFFFF_FFFF;
-        rt_clamped = (rt_sum > {9'd0, rate_capl}) ? rate_capl : rt_sum[31:0];
-        rt_held    = (rt > rate_cap) ? rate_cap : rt;
-        rt_inc     = phase_fr ? rt_held : rt_clamped;
+        rt_clamped = (rt_sum > {9'd0, L}) ? L : rt_sum[31:0];
 
-        // spec 4.5: average rounded toward the target so Rc reaches Rt exactly
+        // spec 4.6: the ceiling ceil(x) = min(x, rate_cap), rate_cap = min(cfg_rmax, L), all ones
+        // (no ceiling) when cfg_rmax = 0. The increase's Rt: min(sum, L) then ceil, which is spec
+        // 4.5's ceil(min(sum, L)); fast recovery's Rt takes the same ceiling.
+        rate_cap   = (cfg_rmax == 32'd0) ? 32'hFFFF_FFFF : ((cfg_rmax < L) ? cfg_rmax : L);
+        rt_pre     = phase_fr ? rt : rt_clamped;
+        rt_inc     = (rt_pre > rate_cap) ? rate_cap : rt_pre;
+        rt_dec_cap = (rt_dec > rate_cap) ? rate_cap : rt_dec;
+        rt_upd     = dec_fire ? rt_dec_cap : rt_inc;
+
+        // spec 4.5: average rounded toward the target so Rc reaches Rt exactly. A cycle writes the
+        // decrease's Rc or the increase's (4.6), so one ceiling serves both, after the choice.
         rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
         rc_avg = rc_sum[32:1];
-        rc_inc = (rc_avg > rate_cap) ? rate_cap : rc_avg;
+        rc_pre = dec_fire ? rc_dec : rc_avg;
+        rc_upd = (rc_pre > rate_cap) ? rate_cap : rc_pre;
     end
 
     always_ff @(posedge clk) begin

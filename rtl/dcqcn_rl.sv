@@ -95,8 +95,8 @@ module dcqcn_rl #(
     /* Process results */
     logic [31:0] rc_dec;
     logic [31:0] rt_dec;
-    logic [31:0] rc_inc;
-    logic [31:0] rt_inc;
+    logic [31:0] rc_upd;
+    logic [31:0] rt_upd;
 
     /* State of the sub-blocks */
     logic [9:0]  alpha;
@@ -184,7 +184,6 @@ module dcqcn_rl #(
         .cfg_dec_gain     (cfg_dec_gain),
         .cfg_rmin         (cfg_rmin),
         .cfg_clamp_tgt    (cfg_clamp_tgt),
-        .cfg_rmax         (cfg_rmax),
         .cfg_rate_first_cnp (cfg_rate_first_cnp),
         .cfg_min_dec_fac  (cfg_min_dec_fac),
         .dec_fire         (dec_fire),
@@ -199,6 +198,8 @@ module dcqcn_rl #(
         .clk                 (clk),
         .rst                 (rst),
         .dec_fire            (dec_fire),
+        .rc_dec              (rc_dec),
+        .rt_dec              (rt_dec),
         .bytes_in            (bytes_in),
         .active              (active),
         .rc                  (rc),
@@ -219,8 +220,8 @@ module dcqcn_rl #(
         .phase_fr            (phase_fr),
         .phase_ai            (phase_ai),
         .phase_hai           (phase_hai),
-        .rc_inc              (rc_inc),
-        .rt_inc              (rt_inc),
+        .rc_upd              (rc_upd),
+        .rt_upd              (rt_upd),
         .t_stage             (t_stage),
         .b_stage             (b_stage)
     );
@@ -335,12 +336,10 @@ module dcqcn_rl #(
         end else if (cfg_scheme[0]) begin
             rc_d = fw_rc;
             rt_d = fw_rc;
-        end else if (dec_fire) begin
-            rc_d = rc_dec;
-            rt_d = rt_dec;
-        end else if (inc_event) begin
-            rc_d = rc_inc;
-            rt_d = rt_inc;
+        end else if (dec_fire | inc_event) begin
+            // decrease or increase, chosen and capped in dcqcn_rate_inc (spec 4.6)
+            rc_d = rc_upd;
+            rt_d = rt_upd;
         end else begin
             rc_d = rc;
             rt_d = rt;

@@ -43,23 +43,29 @@ import vhdl2verilog  # noqa: E402  (the case-default repair, shared with the VHD
 ROOT = Path(__file__).resolve().parent.parent
 TOP = "RoCEv2DcqcnWrapper"
 FLAGS = ["--std=08", "-fsynopsys", "-frelaxed-rules", "-fexplicit"]  # SURF CI's GHDL flags
-# The closure, as crates/dcqcn-surf/src/ghdl/common.rs offers it to GHDL: these directories (less
-# simulation models, testbenches, vendor primitives), the AXI-Lite shim and the block's files.
-SOURCE_DIRS = ["base", "axi", "protocols/ssi", "dsp/generic"]
+# The closure as the lockstep bridge offers it to GHDL, read from its one declaration
+# (crates/dcqcn-surf/src/ghdl/common.rs): SOURCE_DIRS (less simulation models, testbenches and
+# vendor primitives), the base files the wrapper needs (BASE_FILES; the AXI-Lite shim among them is
+# in a skipped directory) and the block's files (BLOCK_FILES).
+COMMON_RS = ROOT / "crates" / "dcqcn-surf" / "src" / "ghdl" / "common.rs"
+
+
+def rust_str_list(name):
+    """The string literals of `const <name>: &[&str] = &[...];` in COMMON_RS."""
+    text = COMMON_RS.read_text()
+    m = re.search(rf"const {name}: &\[&str\] = &\[(.*?)\];", text, re.S)
+    if not m:
+        raise SystemExit(f"synth_surf.py: {COMMON_RS.relative_to(ROOT)}: no const {name} list")
+    return re.findall(r'"([^"]+)"', m.group(1))
+
+
+SOURCE_DIRS = rust_str_list("SOURCE_DIRS")
 SKIP_DIRS = {"sim", "tb", "xilinx", "altera", "ip_integrator"}
-EXTRA_FILES = ["axi/axi-lite/ip_integrator/SlaveAxiLiteIpIntegrator.vhd"]
-BLOCK_FILES = [
-    "ethernet/RoCEv2/rtl/RoCEv2Pkg.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2Dcqcn.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2RateDecProc.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2RateIncProc.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2AlphaUpdate.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2TokenBucket.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2TokenCalc.vhd",
-    "ethernet/RoCEv2/rtl/RoCEv2AxisBucket.vhd",
-    "ethernet/RoCEv2/wrappers/RoCEv2DcqcnWrapper.vhd",
-]
-NEEDED = ["base/general/rtl/StdRtlPkg.vhd", "axi/axi-stream/rtl/AxiStreamMon.vhd"] + EXTRA_FILES + BLOCK_FILES
+BASE_FILES = rust_str_list("BASE_FILES")
+# the base files GHDL's directory scan does not offer
+EXTRA_FILES = [f for f in BASE_FILES if set(Path(f).parts[:-1]) & SKIP_DIRS]
+BLOCK_FILES = rust_str_list("BLOCK_FILES")
+NEEDED = BASE_FILES + BLOCK_FILES
 
 # Helpers added to the copy of AxiStreamPkg's body for rewrite 7 (ours, not upstream code).
 AXIS_HELPERS = """

@@ -34,10 +34,9 @@ entity dcqcn_rate_dec is
     cfg_dec_gain       : in    unsigned(3 downto 0);
     cfg_rmin           : in    unsigned(31 downto 0); -- bytes/s
     cfg_clamp_tgt      : in    std_logic;
-    cfg_rmax           : in    unsigned(31 downto 0); -- bytes/s, 0 = no ceiling
     cfg_rate_first_cnp : in    unsigned(31 downto 0); -- bytes/s, 0 = off
     cfg_min_dec_fac    : in    unsigned(10 downto 0); -- Q0.10, 1024 and above: no cut
-    -- Decrease event and result
+    -- Decrease event and result (before the ceiling of spec 4.6, which dcqcn_rate_inc applies)
     dec_fire           : out   std_logic;
     rc_dec             : out   unsigned(31 downto 0);
     rt_dec             : out   unsigned(31 downto 0);
@@ -77,9 +76,6 @@ begin
     variable keep_prod   : unsigned(42 downto 0);
     variable keep        : unsigned(31 downto 0);
     variable rc_cut      : unsigned(31 downto 0);
-    variable rc_floor    : unsigned(31 downto 0);
-    variable rt_sel      : unsigned(31 downto 0);
-    variable rmax_eff    : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -138,33 +134,16 @@ begin
       rmin_eff := L_C;
     end if;
     if (rc_cut > rmin_eff) then
-      rc_floor := rc_cut;
+      rc_dec <= rc_cut;
     else
-      rc_floor := rmin_eff;
+      rc_dec <= rmin_eff;
     end if;
 
     -- spec 4.4: stages before this decrease resets them (clamp only after an increase)
     if (cfg_clamp_tgt = '1' or t_stage /= 0 or b_stage /= 0) then
-      rt_sel := rc;
+      rt_dec <= rc;
     else
-      rt_sel := rt;
-    end if;
-
-    -- spec 4.6: the ceiling min(rmax, L) of every rate written, when rmax /= 0
-    if (cfg_rmax < L_C) then
-      rmax_eff := cfg_rmax;
-    else
-      rmax_eff := L_C;
-    end if;
-    if (cfg_rmax /= 0 and rc_floor > rmax_eff) then
-      rc_dec <= rmax_eff;
-    else
-      rc_dec <= rc_floor;
-    end if;
-    if (cfg_rmax /= 0 and rt_sel > rmax_eff) then
-      rt_dec <= rmax_eff;
-    else
-      rt_dec <= rt_sel;
+      rt_dec <= rt;
     end if;
 
     if (rst = '1') then

@@ -21,6 +21,8 @@ entity dcqcn_rate_inc is
     rst                 : in    std_logic;
     -- Events
     dec_fire            : in    std_logic;
+    rc_dec              : in    unsigned(31 downto 0); -- the decrease's Rc and Rt before the
+    rt_dec              : in    unsigned(31 downto 0); -- ceiling (dcqcn_rate_dec)
     bytes_in            : in    unsigned(6 downto 0);  -- bytes of the beat loaded this cycle (spec 5.3)
     -- Reaction-point state (this cycle's registers)
     active              : in    std_logic;
@@ -44,8 +46,8 @@ entity dcqcn_rate_inc is
     phase_fr            : out   std_logic;             -- fast recovery
     phase_ai            : out   std_logic;             -- additive increase
     phase_hai           : out   std_logic;             -- hyper increase
-    rc_inc              : out   unsigned(31 downto 0);
-    rt_inc              : out   unsigned(31 downto 0);
+    rc_upd              : out   unsigned(31 downto 0); -- Rc and Rt a decrease (dec_fire) or an
+    rt_upd              : out   unsigned(31 downto 0); -- increase writes, after the ceiling
     -- State
     t_stage             : out   unsigned(7 downto 0);
     b_stage             : out   unsigned(7 downto 0)
@@ -100,12 +102,14 @@ begin
     variable rt_add     : unsigned(39 downto 0);
     variable rt_sum     : unsigned(40 downto 0);
     variable rt_clamped : unsigned(31 downto 0);
-    variable rate_capl  : unsigned(31 downto 0);
     variable rate_cap   : unsigned(31 downto 0);
-    variable rt_held    : unsigned(31 downto 0);
+    variable rt_pre     : unsigned(31 downto 0);
     variable rt_next    : unsigned(31 downto 0);
+    variable rt_dec_cap : unsigned(31 downto 0);
+    variable rt_upd_v   : unsigned(31 downto 0);
     variable rc_sum     : unsigned(32 downto 0);
-    variable rc_avg     : unsigned(31 downto 0);
+    variable rc_pre     : unsigned(31 downto 0);
+    variable rc_next    : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -230,41 +234,55 @@ begin
       rt_add := resize(cfg_rai, 40);
     end if;
     rt_sum := resize(rt, 41) + resize(rt_add, 41);
-    -- spec 4.6: the ceiling. rate_capl = min(cfg_rmax, L) (L when cfg_rmax = 0) bounds the sum,
-    -- since ceil(min(sum, L)) = min(sum, rate_capl); rate_cap (all ones when cfg_rmax = 0, so no
-    -- ceiling) bounds the held fast-recovery Rt and the average, which may exceed L (spec 4.8)
-    if (cfg_rmax /= 0 and cfg_rmax < L_C) then
-      rate_capl := cfg_rmax;
-    else
-      rate_capl := L_C;
-    end if;
-    if (cfg_rmax /= 0) then
-      rate_cap := rate_capl;
-    else
-      rate_cap := (others => '1');
-    end if;
-    if (rt > rate_cap) then
-      rt_held := rate_cap;
-    else
-      rt_held := rt;
-    end if;
-    if (rt_sum > resize(rate_capl, 41)) then
-      rt_clamped := rate_capl;
+    if (rt_sum > resize(L_C, 41)) then
+      rt_clamped := L_C;
     else
       rt_clamped := rt_sum(31 downto 0);
     end if;
-    if (fr = '1') then
-      rt_next := rt_held;
+
+    -- spec 4.6: the ceiling ceil(x) = min(x, rate_cap), rate_cap = min(cfg_rmax, L), all ones
+    -- (no ceiling) when cfg_rmax = 0. The increase's Rt: min(sum, L) then ceil, which is spec
+    -- 4.5's ceil(min(sum, L)); fast recovery's Rt takes the same ceiling.
+    if (cfg_rmax = 0) then
+      rate_cap := (others => '1');
+    elsif (cfg_rmax < L_C) then
+      rate_cap := cfg_rmax;
     else
-      rt_next := rt_clamped;
+      rate_cap := L_C;
+    end if;
+    if (fr = '1') then
+      rt_pre := rt;
+    else
+      rt_pre := rt_clamped;
+    end if;
+    if (rt_pre > rate_cap) then
+      rt_next := rate_cap;
+    else
+      rt_next := rt_pre;
+    end if;
+    if (rt_dec > rate_cap) then
+      rt_dec_cap := rate_cap;
+    else
+      rt_dec_cap := rt_dec;
+    end if;
+    if (dec_fire = '1') then
+      rt_upd_v := rt_dec_cap;
+    else
+      rt_upd_v := rt_next;
     end if;
 
-    -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly
+    -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly. A cycle writes the
+    -- decrease's Rc or the increase's (4.6), so one ceiling serves both, after the choice.
     rc_sum := resize(rc, 33) + resize(rt_next, 33) + resize(unsigned'(0 => to_sl(rc < rt_next)), 33);
-    if (rc_sum(32 downto 1) > rate_cap) then
-      rc_avg := rate_cap;
+    if (dec_fire = '1') then
+      rc_pre := rc_dec;
     else
-      rc_avg := rc_sum(32 downto 1);
+      rc_pre := rc_sum(32 downto 1);
+    end if;
+    if (rc_pre > rate_cap) then
+      rc_next := rate_cap;
+    else
+      rc_next := rc_pre;
     end if;
 
     if (rst = '1') then
@@ -279,8 +297,8 @@ begin
     phase_fr   <= fr;
     phase_ai   <= not fr and not hai;
     phase_hai  <= hai;
-    rt_inc     <= rt_next;
-    rc_inc     <= rc_avg;
+    rt_upd     <= rt_upd_v;
+    rc_upd     <= rc_next;
     t_stage    <= r.t_stage;
     b_stage    <= r.b_stage;
   end process comb;

@@ -103,8 +103,8 @@ architecture rtl of dcqcn_rl is
   -- Process results
   signal rc_dec : unsigned(31 downto 0);
   signal rt_dec : unsigned(31 downto 0);
-  signal rc_inc : unsigned(31 downto 0);
-  signal rt_inc : unsigned(31 downto 0);
+  signal rc_upd : unsigned(31 downto 0);
+  signal rt_upd : unsigned(31 downto 0);
 
   -- Rc after this cycle's edge (spec 4.10: the trace entry's rate)
   signal rc_next : unsigned(31 downto 0);
@@ -208,7 +208,6 @@ begin
       cfg_dec_gain       => cfg_dec_gain,
       cfg_rmin           => cfg_rmin,
       cfg_clamp_tgt      => cfg_clamp_tgt,
-      cfg_rmax           => cfg_rmax,
       cfg_rate_first_cnp => cfg_rate_first_cnp,
       cfg_min_dec_fac    => cfg_min_dec_fac,
       dec_fire           => dec_fire,
@@ -225,6 +224,8 @@ begin
       clk                 => clk,
       rst                 => rst,
       dec_fire            => dec_fire,
+      rc_dec              => rc_dec,
+      rt_dec              => rt_dec,
       bytes_in            => bytes_in,
       active              => active,
       rc                  => rc,
@@ -245,8 +246,8 @@ begin
       phase_fr            => phase_fr,
       phase_ai            => phase_ai,
       phase_hai           => phase_hai,
-      rc_inc              => rc_inc,
-      rt_inc              => rt_inc,
+      rc_upd              => rc_upd,
+      rt_upd              => rt_upd,
       t_stage             => t_stage,
       b_stage             => b_stage
     );
@@ -369,12 +370,10 @@ begin
     elsif (cfg_scheme(0) = '1') then
       v.rc := fw_rc;
       v.rt := fw_rc;
-    elsif (dec_fire = '1') then
-      v.rc := rc_dec;
-      v.rt := rt_dec;
-    elsif (inc_event = '1') then
-      v.rc := rc_inc;
-      v.rt := rt_inc;
+    elsif (dec_fire = '1' or inc_event = '1') then
+      -- decrease or increase, chosen and capped in dcqcn_rate_inc (spec 4.6)
+      v.rc := rc_upd;
+      v.rt := rt_upd;
     end if;
 
     -- spec 4.10: Rc after this edge, reset aside (the trace entry's rate)

@@ -147,18 +147,16 @@ fn the_twin_and_its_script_stop_on_an_illegal_feature_generic() {
     let r = root();
     let dir = tmp("ghdl-trace-depth");
     std::fs::create_dir_all(&dir).unwrap();
-    let srcs = [
-        "pkg",
-        "tap_pkg",
-        "cnp_sync",
-        "alpha",
-        "rate_dec",
-        "rate_inc",
-        "credit_gate",
-        "regs",
-        "rl",
-    ]
-    .map(|u| r.join(format!("rtl/vhdl/dcqcn_{u}.vhd")));
+    // the twin's units in analysis order, as every other VHDL flow reads them
+    let list =
+        std::fs::read_to_string(r.join("rtl/files_vhdl.f")).expect("reading rtl/files_vhdl.f");
+    let srcs: Vec<PathBuf> = list
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| r.join(l))
+        .collect();
+    assert!(!srcs.is_empty(), "rtl/files_vhdl.f lists no file");
     let o = Command::new(std::env::var("GHDL").unwrap_or_else(|_| "ghdl".into()))
         .args([
             "--synth",
