@@ -135,6 +135,34 @@ pub const BINS: &[(&str, &str)] = &[
 /// The corners of the registers' widths and of the parameter variants (see the module
 /// documentation): (name, what it means). Each counter of spec 7 at its wrap or saturation, each
 /// timer at its top value, the credit's top bits, the rate average's top bit, each rate set.
+/// The bins of [`BINS`] that only a feature of spec 2 can reach: (bin, feature, as
+/// [`dcqcn_model::Features::has`] names it). A run of a configuration without the feature reports
+/// them as `n/a`, not as misses: the words that would reach them answer DECERR there.
+pub const FEATURE_BINS: &[(&str, &str)] = &[
+    ("rmax_caps_increase", "rate_rules"),
+    ("first_cnp_rate_set", "rate_rules"),
+    ("min_dec_fac_binds", "rate_rules"),
+    ("alpha_init_used", "rate_rules"),
+    ("hyper_i_x_rhai", "rate_rules"),
+    ("fw_rate_throttles", "control"),
+    ("observe_decrease", "control"),
+    ("fw_only_load", "control"),
+    ("gate_mask_blocks", "control"),
+    ("fw_rate_handover", "control"),
+    ("fw_rate_is_line", "control"),
+    ("trace_full_stops", "trace"),
+    ("trace_wraps", "trace"),
+    ("trace_entry_read", "trace"),
+];
+
+/// The feature bin `k` of [`BINS`] needs, if any ([`FEATURE_BINS`]).
+pub fn bin_feature(k: usize) -> Option<&'static str> {
+    FEATURE_BINS
+        .iter()
+        .find(|(bin, _)| *bin == BINS[k].0)
+        .map(|&(_, f)| f)
+}
+
 pub const EDGE_BINS: &[(&str, &str)] = &[
     (
         "byte_cnt_saturates",
@@ -274,6 +302,9 @@ pub struct Coverage {
     /// Per bin of [`BINS`] then [`EDGE_BINS`]: the lowest campaign case number that hit it (set by
     /// [`Coverage::mark_case`]; `None` outside a campaign).
     pub first_case: Vec<Option<u64>>,
+    /// Per bin of [`BINS`]: whether some run merged here was of a configuration that builds the
+    /// bin's feature (`None`: no run started yet). Not compared: it follows from the runs.
+    built: Vec<Option<bool>>,
     /// The sampled registers one cycle earlier (not compared: a run's result is its counts).
     prev: Option<Prev>,
 }
@@ -292,6 +323,7 @@ impl Coverage {
             hits: vec![0; BINS.len()],
             edge: vec![0; EDGE_BINS.len()],
             first_case: vec![None; BINS.len() + EDGE_BINS.len()],
+            built: vec![None; BINS.len()],
             prev: None,
         }
     }
@@ -301,6 +333,11 @@ impl Coverage {
     /// timer at its top value expires in it).
     pub fn start(&mut self, m: &RateLimiter) {
         self.prev = Some(Prev::of(m));
+        let features = m.params().features();
+        for (k, b) in self.built.iter_mut().enumerate() {
+            let here = bin_feature(k).is_none_or(|f| features.has(f));
+            *b = Some(b.unwrap_or(false) || here);
+        }
     }
 
     /// Records campaign case `index` as the first to hit each bin this run hit (earlier cases
@@ -515,6 +552,22 @@ impl Coverage {
                 *a = Some(a.map_or(b, |x| x.min(b)));
             }
         }
+        for (a, b) in self.built.iter_mut().zip(&other.built) {
+            if let Some(b) = *b {
+                *a = Some(a.unwrap_or(false) || b);
+            }
+        }
+    }
+
+    /// Whether bin `k` of [`BINS`] needs a feature that no run merged here built.
+    pub fn not_built(&self, k: usize) -> bool {
+        self.built[k] == Some(false)
+    }
+
+    /// Bins of [`BINS`] that the runs' configurations can reach (all of them once a run of the
+    /// full configuration is merged).
+    pub fn reachable(&self) -> usize {
+        (0..BINS.len()).filter(|&k| !self.not_built(k)).count()
     }
 
     /// Bins of [`BINS`] hit at least once (`make cosim`'s criterion: all of them).
@@ -535,13 +588,28 @@ impl Coverage {
             Some(c) if campaign => format!("  (first: case {c})"),
             _ => String::new(),
         };
+        let absent = BINS.len() - self.reachable();
         let mut s = format!(
-            "coverage: {}/{} bins hit (corners reached from reset)\n",
+            "coverage: {}/{} bins hit (corners reached from reset){}\n",
             self.covered(),
-            BINS.len()
+            self.reachable(),
+            if absent > 0 {
+                format!(
+                    "; {absent} more need a feature this configuration does not build (n/a; \
+                     docs/spec.md 2)"
+                )
+            } else {
+                String::new()
+            }
         );
         for (k, ((name, what), n)) in BINS.iter().zip(&self.hits).enumerate() {
-            let mark = if *n == 0 { "MISS" } else { "" };
+            let mark = if self.not_built(k) {
+                "n/a"
+            } else if *n == 0 {
+                "MISS"
+            } else {
+                ""
+            };
             s += &format!("  {name:<28} {n:>12} {mark:<4}  {what}{}\n", first(k));
         }
         s += &format!(
@@ -593,6 +661,44 @@ mod tests {
     fn edge(cov: &Coverage, name: &str) -> u64 {
         let k = EDGE_BINS.iter().position(|b| b.0 == name).unwrap();
         cov.edge[k]
+    }
+
+    #[test]
+    fn a_base_run_reports_the_feature_bins_not_applicable_until_a_full_run_joins() {
+        use dcqcn_model::Features;
+        // every named bin exists, and each names a feature the model knows
+        for (bin, feature) in FEATURE_BINS {
+            assert!(BINS.iter().any(|b| b.0 == *bin), "{bin}");
+            assert!(
+                !Features::BASE.has(feature) && Features::FULL.has(feature),
+                "{feature}"
+            );
+        }
+        let base = Params::default().with_features(Features::BASE).unwrap();
+        let b = run(base, true, 50, |_| {});
+        assert_eq!(b.reachable(), BINS.len() - FEATURE_BINS.len());
+        let table = b.table();
+        assert!(table.contains(&format!(
+            "/{} bins hit (corners reached from reset); {} more need a feature",
+            BINS.len() - FEATURE_BINS.len(),
+            FEATURE_BINS.len()
+        )));
+        for (bin, _) in FEATURE_BINS {
+            let line = table
+                .lines()
+                .find(|l| l.trim_start().starts_with(bin))
+                .unwrap();
+            assert!(line.contains(" n/a ") && !line.contains("MISS"), "{line}");
+        }
+        // a reachable bin the short run misses is still a miss
+        assert!(table.lines().any(|l| l.contains("MISS")));
+        // merged with a full run, every bin is reachable again (and unknown merges change nothing)
+        let mut all = Coverage::new();
+        all.merge(&b);
+        assert_eq!(all.reachable(), b.reachable());
+        all.merge(&run(Params::default(), true, 50, |_| {}));
+        assert_eq!(all.reachable(), BINS.len());
+        assert!(!all.table().contains(" n/a "));
     }
 
     #[test]
