@@ -21,6 +21,7 @@ pub mod cnp_sync;
 pub mod config;
 pub mod credit_gate;
 pub mod fixed;
+pub mod mq;
 pub mod params;
 pub mod profiles;
 pub mod rate_dec;
