@@ -12,8 +12,9 @@
 //!   width), the first stream at bit 0. A stream that does not write this cycle has `valid` 0 and
 //!   `qp` and `data` 0.
 //!
-//! The state is sampled after the clock edge of the cycle (the registers of S(t + 1)); the write
-//! streams are the writes made at that edge (their valid, address and data in cycle t).
+//! All three are sampled in cycle t with the cycle's inputs applied, before its closing clock edge:
+//! the state is S(t), the registers at the start of the cycle (spec-mq 4.1), and the write streams
+//! are the writes the cycle makes at that edge (write enable, address and data of cycle t).
 
 /// One field of the state record: its name (spec-mq 4.2 and 6.2; `cfg_` for a configuration
 /// register) and its width in bits (at most 64).
