@@ -428,6 +428,8 @@ impl RateLimiter {
             active,
             rc: s.rc,
             rt: s.rt,
+            rc_dec: dec.rc_dec,
+            rt_dec: dec.rt_dec,
         };
         let inc = s.inc.comb(&inc_in, cfg, p);
         let mut regs_in = RegsIn {
@@ -527,10 +529,9 @@ fn rates_next(
     } else if cfg.scheme & config::SCHEME_FW_RATE != 0 {
         let fw = cfg.fw_rc(p.line_rate());
         (fw, fw)
-    } else if dec.dec_fire {
-        (dec.rc_dec, dec.rt_dec)
-    } else if inc.inc_event {
-        (inc.rc_inc, inc.rt_inc)
+    } else if dec.dec_fire || inc.inc_event {
+        // spec 4.6: the increase process's update, ceiling applied (a decrease wins there)
+        (inc.rc_upd, inc.rt_upd)
     } else {
         (rc, rt)
     };

@@ -32,8 +32,8 @@ pub struct RateDecIn {
 pub struct RateDecOut {
     /// A CNP is waiting (or arrives now) and the cooldown is over.
     pub dec_fire: bool,
-    /// The (Rc, Rt) a decrease writes; meaningful with `dec_fire` only (the rate mux reads them
-    /// only then).
+    /// The (Rc, Rt) of a decrease before the ceiling ([`result`]); meaningful with `dec_fire`
+    /// only (the increase process reads them only then).
     pub rc_dec: u32,
     pub rt_dec: u32,
 }
@@ -112,9 +112,11 @@ impl Block for RateDec {
     }
 }
 
-/// spec 4.4: the (Rc, Rt) written by a decrease. `increased` is `t_stage != 0 | b_stage != 0`
+/// spec 4.4: the (Rc, Rt) of a decrease before the ceiling, as `dcqcn_rate_dec` hands them over
+/// (`rc_dec`, `rt_dec`); the increase process applies the `rmax` ceiling to them
+/// ([`crate::rate_inc::ceil_decrease`], spec 4.6). `increased` is `t_stage != 0 | b_stage != 0`
 /// before the decrease resets the stages; `first` is `~active` (the first decrease since reset
-/// or bypass); `line_rate` is L (Rmin and Rmax are clamped to it).
+/// or bypass); `line_rate` is L (Rmin and the first-CNP rate are clamped to it).
 #[inline]
 pub fn result(
     rc: u32,
@@ -134,8 +136,8 @@ pub fn result(
     } else {
         (rc - delta).max(keep)
     };
-    let rc_dec = cfg.ceil_rate(rc_cut.max(cfg.rmin.min(line_rate)), line_rate);
-    let rt_dec = cfg.ceil_rate(if cfg.clamp_tgt || increased { rc } else { rt }, line_rate);
+    let rc_dec = rc_cut.max(cfg.rmin.min(line_rate));
+    let rt_dec = if cfg.clamp_tgt || increased { rc } else { rt };
     (rc_dec, rt_dec)
 }
 
@@ -144,6 +146,19 @@ mod tests {
     use super::*;
 
     const L: u32 = 1_250_000_000;
+
+    /// What a decrease writes: its result after the ceiling the increase process applies.
+    fn written(
+        rc: u32,
+        rt: u32,
+        alpha: u16,
+        increased: bool,
+        first: bool,
+        c: &Config,
+    ) -> (u32, u32) {
+        let (rc_dec, rt_dec) = result(rc, rt, alpha, increased, first, c, L);
+        crate::rate_inc::ceil_decrease(rc_dec, rt_dec, c, L)
+    }
 
     fn cfg(dec_gain: u8, clamp_tgt: bool, rmin: u32) -> Config {
         Config {
@@ -212,7 +227,7 @@ mod tests {
     }
 
     /// spec 4.4 rate_first_cnp: the first decrease (inactive) sets Rc = min(x, L), then rmin and
-    /// rmax; later decreases cut as usual; 0 is off.
+    /// (in the increase process, spec 4.6) rmax; later decreases cut as usual; 0 is off.
     #[test]
     fn rate_on_first_cnp() {
         let mut c = cfg(1, false, 10_000_000);
@@ -233,32 +248,33 @@ mod tests {
         c.rate_first_cnp = 300_000_000;
         c.rmax = 200_000_000;
         assert_eq!(
-            result(L, L, 1023, false, true, &c, L),
+            written(L, L, 1023, false, true, &c),
             (200_000_000, 200_000_000)
         );
     }
 
     /// spec 4.6 rmax on a decrease: Rc and Rt written are at most min(rmax, L); it wins over rmin.
+    /// The decrease hands its values over before the ceiling; the increase process applies it.
     #[test]
     fn rmax_ceils_the_decrease() {
         let mut c = cfg(1, true, 10_000_000);
         c.rmax = 400_000_000;
         // cut to 625,610,352, ceiled to 400,000,000; Rt = old Rc = L, ceiled.
         assert_eq!(
-            result(L, L, 1023, false, false, &c, L),
+            written(L, L, 1023, false, false, &c),
             (400_000_000, 400_000_000)
         );
         // rmin above rmax: the ceiling wins.
         c.rmin = 900_000_000;
-        assert_eq!(result(L, L, 1023, false, false, &c, L).0, 400_000_000);
+        assert_eq!(written(L, L, 1023, false, false, &c).0, 400_000_000);
         // rmax above L behaves as L: an injected Rc above L is brought down to L.
         c.rmax = u32::MAX;
         c.rmin = 10_000_000;
-        assert_eq!(result(u32::MAX, u32::MAX, 0, false, false, &c, L), (L, L));
+        assert_eq!(written(u32::MAX, u32::MAX, 0, false, false, &c), (L, L));
         // rmax = 0: no ceiling (the reset rule), the injected Rc above L stays.
         c.rmax = 0;
         assert_eq!(
-            result(u32::MAX, u32::MAX, 0, false, false, &c, L),
+            written(u32::MAX, u32::MAX, 0, false, false, &c),
             (u32::MAX, u32::MAX)
         );
     }

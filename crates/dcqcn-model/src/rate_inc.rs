@@ -37,6 +37,9 @@ pub struct RateIncIn {
     pub active: bool,
     pub rc: u32,
     pub rt: u32,
+    /// The decrease's (Rc, Rt) before the ceiling (`dcqcn_rate_dec`'s `rc_dec`, `rt_dec`).
+    pub rc_dec: u32,
+    pub rt_dec: u32,
 }
 
 /// The increase process's outputs and events.
@@ -48,9 +51,11 @@ pub struct RateIncOut {
     pub inc_event: bool,
     /// The phase of the increase event (`Some` exactly when `inc_event`).
     pub phase: Option<Phase>,
-    /// The (Rc, Rt) an increase writes; meaningful with `inc_event` only.
-    pub rc_inc: u32,
-    pub rt_inc: u32,
+    /// The (Rc, Rt) the rate registers take in a cycle with a decrease (`dec_fire`) or an
+    /// increase event, after the ceiling (`dcqcn_rate_inc`'s `rc_upd`, `rt_upd`); meaningful only
+    /// then.
+    pub rc_upd: u32,
+    pub rt_upd: u32,
 }
 
 impl RateIncOut {
@@ -59,8 +64,8 @@ impl RateIncOut {
         byte_fire: false,
         inc_event: false,
         phase: None,
-        rc_inc: 0,
-        rt_inc: 0,
+        rc_upd: 0,
+        rt_upd: 0,
     };
 }
 
@@ -174,16 +179,18 @@ impl Block for RateInc {
             byte_fire,
             inc_event: (timer_fire || byte_fire) && !i.dec_fire,
             phase: None,
-            rc_inc: i.rc,
-            rt_inc: i.rt,
+            rc_upd: i.rc,
+            rt_upd: i.rt,
         };
-        if o.inc_event {
+        if i.dec_fire {
+            (o.rc_upd, o.rt_upd) = ceil_decrease(i.rc_dec, i.rt_dec, cfg, p.line_rate());
+        } else if o.inc_event {
             // spec 4.5: the phase is decided on the stage values after this cycle's event.
             let (t_new, b_new) = self.new_stages(&o);
             let ph = phase(t_new, b_new, cfg);
             o.phase = Some(ph);
             let i_hai = hyper_index(t_new, b_new, cfg);
-            (o.rc_inc, o.rt_inc) = result(i.rc, i.rt, ph, i_hai, cfg, p.line_rate());
+            (o.rc_upd, o.rt_upd) = result(i.rc, i.rt, ph, i_hai, cfg, p.line_rate());
         }
         o
     }
@@ -239,6 +246,17 @@ pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
     } else {
         Phase::Additive
     }
+}
+
+/// spec 4.6: the (Rc, Rt) a decrease writes, from the decrease's values before the ceiling
+/// ([`crate::rate_dec::result`]): both ceiled at min(rmax, L) (no ceiling while rmax = 0). The
+/// ceiling is applied here, where `dcqcn_rate_inc` applies it, for the decrease and the increase.
+#[inline]
+pub fn ceil_decrease(rc_dec: u32, rt_dec: u32, cfg: &Config, line_rate: u32) -> (u32, u32) {
+    (
+        cfg.ceil_rate(rc_dec, line_rate),
+        cfg.ceil_rate(rt_dec, line_rate),
+    )
 }
 
 /// spec 4.5: the (Rc, Rt) written by an increase event; `i_hai` is the hyper index

@@ -89,7 +89,8 @@ proptest! {
             dec_gain: gain, rmin, rmax, min_dec_fac: fac, rate_first_cnp: first_rate,
             ..Config::reset(&Params::DEFAULT)
         };
-        let (rc2, rt2) = rate_dec::result(rc, rt, alpha, inc, first, &cfg, L);
+        let (rc_dec, rt_dec) = rate_dec::result(rc, rt, alpha, inc, first, &cfg, L);
+        let (rc2, rt2) = rate_inc::ceil_decrease(rc_dec, rt_dec, &cfg, L);
         let top = if rmax == 0 { L } else { rmax.min(L) };
         // without a ceiling Rt is the old Rc or Rt, as before
         let rt_top = if rmax == 0 { rt.max(rc) } else { top };

@@ -461,7 +461,9 @@ mod tests {
             if ev.dec_fire && !cfg.bypass && !i.rst {
                 let one = |r: RuleFields| {
                     let c = cfg.with_rules(off).with_rules(r);
-                    rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, !s.active, &c, l)
+                    let (rc_dec, rt_dec) =
+                        rate_dec::result(s.rc, s.rt, s.alpha.alpha, increased, !s.active, &c, l);
+                    rate_inc::ceil_decrease(rc_dec, rt_dec, &c, l)
                 };
                 let base = one(off);
                 let (rmax, first, ai, fac, hai) = (
