@@ -1,0 +1,9 @@
+rtl/vhdl/mq/dcqcn_mq_pkg.vhd
+rtl/vhdl/mq/dcqcn_mq_mem.vhd
+rtl/vhdl/mq/dcqcn_mq_rr.vhd
+rtl/vhdl/mq/dcqcn_mq_visit.vhd
+rtl/vhdl/mq/dcqcn_mq_grant.vhd
+rtl/vhdl/mq/dcqcn_mq_rpt.vhd
+rtl/vhdl/mq/dcqcn_mq_regs.vhd
+rtl/vhdl/mq/dcqcn_mq_core.vhd
+rtl/vhdl/mq/dcqcn_mq.vhd
