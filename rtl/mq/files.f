@@ -1,0 +1,10 @@
++incdir+rtl/mq
+rtl/mq/dcqcn_mq_pkg.sv
+rtl/mq/dcqcn_mq_mem.sv
+rtl/mq/dcqcn_mq_rr.sv
+rtl/mq/dcqcn_mq_visit.sv
+rtl/mq/dcqcn_mq_grant.sv
+rtl/mq/dcqcn_mq_rpt.sv
+rtl/mq/dcqcn_mq_regs.sv
+rtl/mq/dcqcn_mq_core.sv
+rtl/mq/dcqcn_mq.sv
