@@ -10,3 +10,16 @@ pub mod ports;
 pub use obs::{MqObs, WriteObs};
 pub use params::{MqParamError, MqParams};
 pub use ports::{MqAxilIn, MqInputs, MqOutputs, QpEvent};
+
+pub mod block;
+pub mod grant;
+pub mod mem;
+pub mod regmap;
+pub mod regs;
+pub mod rpt;
+pub mod rr;
+pub mod visit;
+
+pub use block::{Bitmap, Bitmaps, CycleWrites, MqBlock, MqState};
+pub use mem::{Credit, MqMems, Record};
+pub use regs::{MqConfig, MqRegs};

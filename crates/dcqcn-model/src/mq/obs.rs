@@ -360,7 +360,12 @@ mod tests {
     #[test]
     fn widths_add_up() {
         for s in &STREAMS {
-            assert_eq!(s.fields.iter().map(|f| f.1).sum::<u32>(), s.width, "{}", s.name);
+            assert_eq!(
+                s.fields.iter().map(|f| f.1).sum::<u32>(),
+                s.width,
+                "{}",
+                s.name
+            );
         }
         assert!(STATE_FIELDS.iter().all(|f| (1..=64).contains(&f.1)));
         assert_eq!(WRITES_WIDTH, 5 * 13 + 244 + 72 + 40 + 16 + 60);
@@ -381,7 +386,12 @@ mod tests {
             let bitmaps = std::array::from_fn(|k| {
                 let mut m = vec![0u64; qps.div_ceil(64) as usize];
                 for q in 0..qps {
-                    put_bits(&mut m, q, 1, u64::from((q * 7 + k as u32) % 3 == 0));
+                    put_bits(
+                        &mut m,
+                        q,
+                        1,
+                        u64::from((q * 7 + k as u32).is_multiple_of(3)),
+                    );
                 }
                 m
             });

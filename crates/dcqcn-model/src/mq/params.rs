@@ -133,7 +133,10 @@ mod tests {
         assert_eq!(p.rmin_reset(), 66);
         let slow = MqParams::new(1, 65_537, 1).unwrap_err();
         assert_eq!(slow, MqParamError::LineWin(0));
-        assert_eq!(MqParams::new(1, 65_537, 1_000_000).unwrap().hai_reset(), 187_497);
+        assert_eq!(
+            MqParams::new(1, 65_537, 1_000_000).unwrap().hai_reset(),
+            187_497
+        );
     }
 
     #[test]
