@@ -22,7 +22,8 @@ all: test
 
 help:
 	@echo "make cosim   lockstep the model against the RTL over the default suite (>= 50 M cycles), SV and VHDL (HDL=sv|vhdl|both),"
-	@echo "             full and base feature configurations (FEATURES=full|base|all; docs/spec.md 2)"
+	@echo "             full and base feature configurations (FEATURES=full|base|all; docs/spec.md 2); then the multi-QP"
+	@echo "             block dcqcn_mq, every scenario at QPS 4, 64 and 1024 (docs/spec-mq.md)"
 	@echo "make test    format, clippy, RTL lint, unit and lockstep tests (what CI runs)"
 	@echo "make lint    Verilator -Wall on the SV; GHDL analysis (warnings are errors) and VSG on the VHDL twin"
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
@@ -58,8 +59,11 @@ help:
 deps:
 	@scripts/deps.sh
 
+# The multi-QP block's variants at QPS 4, 64 and 1024 (make test builds 4 and 64), every scenario.
+cosim: export DCQCN_MQ_QPS = 4,64,1024
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) --features $(or $(FEATURES),all) $(COSIM_ARGS)
+	$(CARGO) run --release -q -p dcqcn-cli -- cosim --block mq --hdl $(or $(HDL),both) --scenario all $(COSIM_MQ_ARGS)
 
 test: deps fmt-check import-cycles clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
 

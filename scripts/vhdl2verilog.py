@@ -35,6 +35,13 @@ Two outputs:
 Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src DIR] --out FILE.v
                        [--state FILE.svh] [--inject FILE.svh] [--ghdl GHDL]
                        [--generic NAME=VALUE]...
+       vhdl2verilog.py --top dcqcn_mq_core --qps N [--clk-freq-hz F] [--line-rate L] --src DIR
+                       --out FILE.v [--ghdl GHDL]
+
+With `--top dcqcn_mq_core` (the multi-QP block, docs/spec-mq.md) the sources are every .vhd file of
+--src (rtl/vhdl/mq/), in an order where each file comes after the packages and entities it names
+(`use work.X`, `entity work.X`); the generics are QPS, CLK_FREQ_HZ and LINE_RATE; the two repairs
+apply as above; there is no --state or --inject (its lockstep reads the core's obs_* ports).
 Python 3 standard library only; GHDL's work files go to a temporary directory.
 """
 
@@ -77,8 +84,39 @@ def feature_generic(s):
     return f"{name}={val}"
 
 
+def units_in_order(src):
+    """Every .vhd file of `src`, each after the units of `src` it names (`use work.X`,
+    `entity work.X`, a component of that name); ties in name order."""
+    files = sorted(src.glob("*.vhd"))
+    defines, needs = {}, {}
+    for f in files:
+        text = "\n".join(strip_comment(l) for l in f.read_text().lower().splitlines())
+        for m in re.finditer(r"^\s*(?:entity|package)\s+(\w+)\s+is\b", text, re.M):
+            defines[m.group(1)] = f
+        needs[f] = set(re.findall(r"\bwork\.(\w+)", text))
+        needs[f] |= set(re.findall(r"^\s*component\s+(\w+)", text, re.M))
+    order, done = [], set()
+
+    def visit(f, path):
+        if f in done:
+            return
+        if f in path:
+            raise Error(f"{src}: circular unit references through {f.name}")
+        for u in sorted(needs[f]):
+            if u in defines and defines[u] != f:
+                visit(defines[u], path | {f})
+        done.add(f)
+        order.append(f)
+
+    for f in files:
+        visit(f, frozenset())
+    return [str(f) for f in order]
+
+
 def ghdl_synth(args, out):
-    """`ghdl --synth --out=<out>` of dcqcn_rl: the netlist as text."""
+    """`ghdl --synth --out=<out>` of dcqcn_rl (or --top): the netlist as text."""
+    if args.top != "dcqcn_rl":
+        return ghdl_run(args, out, units_in_order(args.src), [f"-gQPS={args.qps}"])
     srcs = [str(args.src / f"{u}.vhd") for u in UNITS]
     generics = [f"-gDATA_BYTES={args.data_bytes}"]
     for name, val in (("CLK_FREQ_HZ", args.clk_freq_hz), ("LINE_RATE", args.line_rate)):
@@ -86,9 +124,19 @@ def ghdl_synth(args, out):
             generics.append(f'-g{name}=x"{val:08x}"')
     # spec 2: the features (RATE_RULES=false, TRACE_DEPTH=0, ...), as GHDL takes them
     generics += [f"-g{g}" for g in getattr(args, "generic", [])]
+    return ghdl_run(args, out, srcs, generics)
+
+
+def ghdl_run(args, out, srcs, generics):
+    """`ghdl --synth` of entity --top from `srcs` with `generics` (CLK_FREQ_HZ and LINE_RATE added
+    as 32-bit vectors, as both blocks declare them)."""
+    if args.top != "dcqcn_rl":
+        for name, val in (("CLK_FREQ_HZ", args.clk_freq_hz), ("LINE_RATE", args.line_rate)):
+            if val is not None:
+                generics.append(f'-g{name}=x"{val:08x}"')
     with tempfile.TemporaryDirectory(prefix="dcqcn-ghdl-") as wd:
         cmd = [args.ghdl, "--synth", *FLAGS, f"--workdir={wd}", *generics, f"--out={out}", *srcs,
-               "-e", "dcqcn_rl"]
+               "-e", args.top]
         p = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if p.returncode != 0:
         raise Error(f"{' '.join(cmd)} failed (exit {p.returncode}):\n{p.stderr}")
@@ -376,7 +424,10 @@ def inject_assigns(verilog, src, data_bytes):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data-bytes", type=int, required=True)
+    ap.add_argument("--top", default="dcqcn_rl", choices=["dcqcn_rl", "dcqcn_mq_core"],
+                    help="the entity: dcqcn_rl (default) or the multi-QP block's core")
+    ap.add_argument("--data-bytes", type=int)
+    ap.add_argument("--qps", type=int, help="QPS of dcqcn_mq_core (docs/spec-mq.md 2)")
     ap.add_argument("--clk-freq-hz", type=word32)
     ap.add_argument("--line-rate", type=word32)
     ap.add_argument("--src", type=Path, default=ROOT / "rtl" / "vhdl", help="VHDL sources (default rtl/vhdl)")
@@ -388,8 +439,19 @@ def main():
                     help="a feature generic of dcqcn_rl, NAME=VALUE: RATE_RULES=true|false, "
                          "CONTROL=true|false, TRACE_DEPTH=0|64 (spec 2); repeatable")
     args = ap.parse_args()
+    if args.top == "dcqcn_rl" and args.data_bytes is None:
+        ap.error("the following arguments are required: --data-bytes")
+    if args.top != "dcqcn_rl" and (args.qps is None or args.state or args.inject or args.generic):
+        ap.error(f"--top {args.top}: needs --qps, takes no --state, --inject or --generic")
     try:
         verilog, fixed, cases = synth(args)
+        if args.top != "dcqcn_rl":
+            args.out.write_text(
+                f"// Generated by scripts/vhdl2verilog.py from {args.src.name}/ (ghdl --synth of "
+                f"{args.top}, QPS={args.qps}); {fixed} wide constants rewritten from string literals,\n"
+                f"// {cases} case statements given the default GHDL 2.0's Verilog writer leaves out.\n"
+                + verilog)
+            return
         header = (f"// Generated by scripts/vhdl2verilog.py from {args.src.name}/ (ghdl --synth, DATA_BYTES="
                   f"{args.data_bytes}); {fixed} wide constants rewritten from string literals,\n"
                   f"// {cases} case statements given the default GHDL 2.0's Verilog writer leaves out.\n")

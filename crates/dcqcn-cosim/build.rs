@@ -3,7 +3,14 @@
 //! other line rates and clocks of variants.toml (`w8-1g`, `w8-25g`, `w8-lmax`), the VHDL twin through
 //! `ghdl --synth` at the same widths and rates (`vhdl-w8`, `vhdl-w8-25g`...), and with feature
 //! `mutants` each deliberately defective copy from verilator/mutants/ (of the SV or of the VHDL, by
-//! the mutated file's extension).
+//! the mutated file's extension). Beside them the multi-QP block (docs/spec-mq.md): its core
+//! `dcqcn_mq_core` with the observation ports, of the SystemVerilog (`mq-q<QPS>`, rtl/mq/) and of
+//! the VHDL twin (`mq-vhdl-q<QPS>`, rtl/vhdl/mq/ through the same ghdl --synth path) at QPS 4 and
+//! 64 (DCQCN_MQ_QPS: a comma-separated list, empty for none; `make cosim` sets 4,64,1024), bound
+//! by src/mq_ffi.rs.
+//!
+//! Each variant is verilated and compiled only when something it is built from has changed
+//! ([`Cache`]), so a change to one block's RTL rebuilds that block's variants alone.
 //!
 //! Every Verilator warning stops the build (no `-Wno-fatal`), so an illegal parameter stops it with
 //! the RTL's own `$fatal` message (spec 2), except the ones named in verilator-flags.toml: the
@@ -153,6 +160,7 @@ fn main() {
         root.join("verilator/mutants").display()
     );
     println!("cargo:rerun-if-env-changed=DCQCN_WIDTHS");
+    println!("cargo:rerun-if-env-changed=DCQCN_MQ_QPS");
     println!("cargo:rerun-if-env-changed=DCQCN_MUTANTS_DIR");
     println!("cargo:rerun-if-env-changed=DCQCN_MUTANT_RATES");
 
@@ -234,65 +242,63 @@ fn main() {
         variants.extend(mutant_variants(&dir, &rtl, &out, &rates, &configs[0]));
     }
 
-    let mut build = cxx_build::bridge("src/ffi.rs");
+    let mut build = cxx_build::bridges(["src/ffi.rs", "src/mq_ffi.rs"]);
+    let mut cache = Cache::new(&verilator, &out);
     let mut registry = String::new();
     let mut headers = String::new();
     for v in &variants {
         let prefix = format!("Vdcqcn_{}", v.name.replace('-', "_"));
         let mdir = out.join(&prefix);
-        let _ = fs::remove_dir_all(&mdir);
-        // the sources, the include directory and the defines of this variant
-        let (mut sources, include_dir) = match v.hdl {
-            Hdl::Sv => (sv_files(&v.rtl_dir), v.rtl_dir.clone()),
-            Hdl::Vhdl => {
-                let dir = out.join(format!("{prefix}_verilog"));
-                (vec![vhdl_to_verilog(&root, v, &dir)], dir)
-            }
-        };
-        sources.push(wrapper.clone());
-        // the SystemVerilog's features as parameters (the VHDL's are fixed by ghdl --synth)
+        // the inputs of this variant (its sources, the wrapper, the VHDL path) and its flags
         let feature_params = match v.hdl {
             Hdl::Sv => v.config.sv_params(),
             Hdl::Vhdl => vec![],
         };
-        let status = Command::new(&verilator)
-            .args(verilator_flags(&flags, v.hdl, v.mutant))
-            .args(["--top-module", "dcqcn_cosim_top", "--prefix", &prefix])
-            .arg(format!("-GDATA_BYTES={}", v.data_bytes))
-            .arg(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz))
-            .arg(format!("-GLINE_RATE=32'd{}", v.line_rate))
-            .args(feature_params)
-            .arg("--Mdir")
-            .arg(&mdir)
-            .arg(format!("-I{}", include_dir.display()))
-            .args(&sources)
-            .status()
-            .expect("running verilator");
-        assert!(
-            status.success(),
-            "\n\nverilator failed on variant {} (DATA_BYTES {}, CLK_FREQ_HZ {}, LINE_RATE {}): see its messages above\n",
-            v.name,
-            v.data_bytes,
-            v.clk_hz,
-            v.line_rate
-        );
-        // One translation unit per variant (a file that includes the variant's .cpp files, in name
-        // order): the C++ compiler parses Verilator's headers once instead of once per file
-        // (9.6 s -> 2.6 s of compiler CPU per variant) and can inline across the files (3 %
-        // fewer instructions per cycle); measured in the note of the change.
-        let mut parts: Vec<PathBuf> = fs::read_dir(&mdir)
-            .unwrap()
-            .map(|f| f.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "cpp"))
-            .collect();
-        parts.sort();
-        let unity = out.join(format!("{prefix}__all.cpp"));
-        let text: String = parts
-            .iter()
-            .map(|p| format!("#include \"{}\"\n", p.display()))
-            .collect();
-        fs::write(&unity, text).unwrap();
-        build.file(unity);
+        let mut flags = verilator_flags(&flags, v.hdl, v.mutant);
+        flags.extend(["--top-module", "dcqcn_cosim_top", "--prefix", &prefix].map(String::from));
+        flags.push(format!("-GDATA_BYTES={}", v.data_bytes));
+        flags.push(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz));
+        flags.push(format!("-GLINE_RATE=32'd{}", v.line_rate));
+        flags.extend(feature_params);
+        let mut inputs = files_with(&v.rtl_dir, &["sv", "svh", "vhd"]);
+        inputs.push(wrapper.clone());
+        // what goes into the key besides the Verilator flags: the VHDL path's generics
+        let mut also = vec![];
+        if v.hdl == Hdl::Vhdl {
+            inputs.push(root.join(VHDL2VERILOG));
+            inputs.push(root.join("testbench/vhdl/dcqcn_cosim_top_vhdl.vhd"));
+            also = v.config.vhdl_generics();
+        }
+        let key = cache.key(&[&flags[..], &also[..]].concat(), &inputs);
+        if !cache.fresh(&prefix, &key) {
+            let _ = fs::remove_dir_all(&mdir);
+            // the sources and the include directory of this variant
+            let (mut sources, include_dir) = match v.hdl {
+                Hdl::Sv => (sv_files(&v.rtl_dir), v.rtl_dir.clone()),
+                Hdl::Vhdl => {
+                    let dir = out.join(format!("{prefix}_verilog"));
+                    (vec![vhdl_to_verilog(&root, v, &dir)], dir)
+                }
+            };
+            sources.push(wrapper.clone());
+            let status = Command::new(&verilator)
+                .args(&flags)
+                .arg("--Mdir")
+                .arg(&mdir)
+                .arg(format!("-I{}", include_dir.display()))
+                .args(&sources)
+                .status()
+                .expect("running verilator");
+            assert!(
+                status.success(),
+                "\n\nverilator failed on variant {} (DATA_BYTES {}, CLK_FREQ_HZ {}, LINE_RATE {}): see its messages above\n",
+                v.name,
+                v.data_bytes,
+                v.clk_hz,
+                v.line_rate
+            );
+        }
+        cache.want(&prefix, &mdir, key);
         build.include(&mdir);
         // The root class too: the shim reads the sampled registers from it directly.
         writeln!(headers, "#include \"{prefix}.h\"").unwrap();
@@ -311,11 +317,77 @@ fn main() {
         )
         .unwrap();
     }
+    // The multi-QP block (docs/spec-mq.md): dcqcn_mq_core of each HDL at each QPS.
+    let mut mq_registry = String::new();
+    let mut mq_headers = String::new();
+    for v in mq_variants(&root, &rates[0]) {
+        let mdir = out.join(&v.prefix);
+        let mut flags = verilator_flags(&flags, v.hdl, false);
+        flags.extend(["--top-module", "dcqcn_mq_core", "--prefix", &v.prefix].map(String::from));
+        let mut inputs = files_with(&v.src, &["sv", "svh", "vhd"]);
+        let mut also = vec![];
+        if v.hdl == Hdl::Sv {
+            flags.push(format!("-GQPS={}", v.qps));
+            flags.push(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz));
+            flags.push(format!("-GLINE_RATE=32'd{}", v.line_rate));
+            inputs.extend(files_with(&rtl, &["svh"]));
+        } else {
+            inputs.push(root.join(VHDL2VERILOG));
+            // the generics (ghdl --synth fixes them in the Verilog)
+            also.push(format!("{} {} {}", v.qps, v.clk_hz, v.line_rate));
+        }
+        let key = cache.key(&[&flags[..], &also[..]].concat(), &inputs);
+        if !cache.fresh(&v.prefix, &key) {
+            let _ = fs::remove_dir_all(&mdir);
+            let (sources, include_dir) = match v.hdl {
+                Hdl::Sv => (mq_sv_files(&v.src), v.src.clone()),
+                Hdl::Vhdl => {
+                    let dir = out.join(format!("{}_verilog", v.prefix));
+                    (vec![mq_vhdl_to_verilog(&root, &v, &dir)], dir)
+                }
+            };
+            let status = Command::new(&verilator)
+                .args(&flags)
+                .arg("--Mdir")
+                .arg(&mdir)
+                .arg(format!("-I{}", include_dir.display()))
+                .arg(format!("-I{}", rtl.display()))
+                .args(&sources)
+                .status()
+                .expect("running verilator");
+            assert!(
+                status.success(),
+                "\n\nverilator failed on variant {} (QPS {}): see its messages above\n",
+                v.name,
+                v.qps
+            );
+        }
+        cache.want(&v.prefix, &mdir, key);
+        build.include(&mdir);
+        writeln!(mq_headers, "#include \"{}.h\"", v.prefix).unwrap();
+        writeln!(
+            mq_registry,
+            "DCQCN_MQ_VARIANT({}, \"{}\", {}, {}u, {}u, {}u)",
+            v.prefix,
+            v.name,
+            v.hdl == Hdl::Vhdl,
+            v.qps,
+            v.clk_hz,
+            v.line_rate
+        )
+        .unwrap();
+    }
+    fs::write(out.join("dcqcn_mq_variants.inc"), mq_registry).unwrap();
+    fs::write(out.join("dcqcn_mq_variant_headers.inc"), mq_headers).unwrap();
+    for obj in cache.objects(&vroot, &crate_dir) {
+        build.object(obj);
+    }
     fs::write(out.join("dcqcn_variants.inc"), registry).unwrap();
     fs::write(out.join("dcqcn_variant_headers.inc"), headers).unwrap();
 
     build
         .file("shim/dcqcn_shim.cpp")
+        .file("shim/dcqcn_mq_shim.cpp")
         .file(vroot.join("include/verilated.cpp"))
         .file(vroot.join("include/verilated_threads.cpp"))
         .include(&out)
@@ -366,6 +438,226 @@ fn vhdl_to_verilog(root: &Path, v: &Variant, dir: &Path) -> PathBuf {
         Ok(o) => panic!(
             "\n\n{VHDL2VERILOG} failed on {} ({data_bytes}-byte beats):\n{}\n",
             src.display(),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => panic!(
+            "\n\ncannot run {python} {VHDL2VERILOG}: {e}. Install Python 3 and GHDL with `make deps`.\n"
+        ),
+    }
+}
+
+/// Each variant's Verilated C++ compiled to one object file (one translation unit: a file that
+/// includes the variant's .cpp files in name order, so the C++ compiler parses Verilator's headers
+/// once instead of once per file, 9.6 s -> 2.6 s of compiler CPU per variant, and inlines across
+/// them), kept in OUT_DIR beside a key of everything it was built from: the Verilator version, the
+/// flags and parameters, and the contents of every input file. A variant whose key is unchanged is
+/// neither verilated nor compiled again, so a change to one block's RTL (rtl/mq/, say, which
+/// `rerun-if-changed` of rtl/ covers) rebuilds only that block's variants.
+struct Cache {
+    out: PathBuf,
+    version: String,
+    /// (prefix, Verilator output directory, key) of the variants to compile
+    stale: Vec<(String, PathBuf, String)>,
+    /// the object file of every variant wanted, in order
+    objects: Vec<PathBuf>,
+}
+
+impl Cache {
+    fn new(verilator: &Path, out: &Path) -> Cache {
+        let o = Command::new(verilator).arg("--version").output().unwrap();
+        Cache {
+            out: out.to_path_buf(),
+            version: String::from_utf8_lossy(&o.stdout).into_owned(),
+            stale: vec![],
+            objects: vec![],
+        }
+    }
+
+    /// The key of a variant built with `flags` from `inputs`.
+    fn key(&self, flags: &[String], inputs: &[PathBuf]) -> String {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.version.hash(&mut h);
+        flags.hash(&mut h);
+        for f in inputs {
+            f.hash(&mut h);
+            fs::read(f)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.display()))
+                .hash(&mut h);
+        }
+        format!("{:016x}", h.finish())
+    }
+
+    fn object(&self, prefix: &str) -> PathBuf {
+        self.out.join(format!("{prefix}.o"))
+    }
+
+    fn key_file(&self, prefix: &str) -> PathBuf {
+        self.out.join(format!("{prefix}.key"))
+    }
+
+    /// Whether the variant `prefix` was built with `key` and its object and headers are there.
+    fn fresh(&self, prefix: &str, key: &str) -> bool {
+        fs::read_to_string(self.key_file(prefix)).is_ok_and(|k| k == key)
+            && self.object(prefix).is_file()
+            && self.out.join(prefix).is_dir()
+    }
+
+    /// The variant `prefix` goes into the library: its cached object, or (when not fresh) the
+    /// Verilator output in `mdir` compiled by [`Cache::objects`].
+    fn want(&mut self, prefix: &str, mdir: &Path, key: String) {
+        if !self.fresh(prefix, &key) {
+            let _ = fs::remove_file(self.key_file(prefix));
+            self.stale
+                .push((prefix.to_string(), mdir.to_path_buf(), key));
+        }
+        self.objects.push(self.object(prefix));
+    }
+
+    /// Compiles the stale variants, as many at once as cargo gives the build script jobs
+    /// (`NUM_JOBS`), recording each one's key as soon as its object is there (an interrupted build
+    /// keeps what it finished), and returns every wanted variant's object file. A variant of more
+    /// than 8 MB of C++ (the VHDL twin's flattened netlist at QPS 1024) is compiled at -O1: -O2
+    /// takes its compiler more than 15 minutes.
+    fn objects(self, vroot: &Path, crate_dir: &Path) -> Vec<PathBuf> {
+        let jobs: usize = env::var("NUM_JOBS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.min(self.stale.len()) {
+                scope.spawn(|| loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((prefix, mdir, key)) = self.stale.get(n) else {
+                        break;
+                    };
+                    self.compile_one(prefix, mdir, key, vroot, crate_dir);
+                });
+            }
+        });
+        self.objects
+    }
+
+    /// One stale variant: its Verilator output as one translation unit, compiled, its object and
+    /// key stored.
+    fn compile_one(&self, prefix: &str, mdir: &Path, key: &str, vroot: &Path, crate_dir: &Path) {
+        let mut parts: Vec<PathBuf> = fs::read_dir(mdir)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "cpp"))
+            .collect();
+        parts.sort();
+        let size: u64 = parts
+            .iter()
+            .map(|p| fs::metadata(p).map_or(0, |m| m.len()))
+            .sum();
+        let unity = self.out.join(format!("{prefix}__all.cpp"));
+        let text: String = parts
+            .iter()
+            .map(|p| format!("#include \"{}\"\n", p.display()))
+            .collect();
+        fs::write(&unity, text).unwrap();
+        let obj = cc::Build::new()
+            .cpp(true)
+            .include(vroot.join("include"))
+            .include(vroot.join("include/vltstd"))
+            .include(crate_dir)
+            .include(mdir)
+            .std("c++17")
+            .opt_level(if size > 8 << 20 { 1 } else { 2 })
+            .warnings(false)
+            .flag_if_supported("-faligned-new")
+            .flag_if_supported("-fno-strict-aliasing")
+            .file(unity)
+            .compile_intermediates();
+        fs::copy(&obj[0], self.object(prefix)).unwrap();
+        fs::write(self.key_file(prefix), key).unwrap();
+    }
+}
+
+/// A Verilated `dcqcn_mq_core` (docs/spec-mq.md) of one HDL at one QPS.
+struct MqVariant {
+    name: String,
+    prefix: String,
+    hdl: Hdl,
+    /// rtl/mq/ or rtl/vhdl/mq/
+    src: PathBuf,
+    qps: u32,
+    clk_hz: u32,
+    line_rate: u32,
+}
+
+/// The multi-QP block's variants `mq-q<QPS>` (rtl/mq/) and `mq-vhdl-q<QPS>` (rtl/vhdl/mq/) at the
+/// QPS values of DCQCN_MQ_QPS (default 4, 64: what `make test` runs; `make cosim` adds 1024; empty:
+/// none) and the first rate set; an HDL
+/// whose directory does not exist has none.
+fn mq_variants(root: &Path, rates: &Rates) -> Vec<MqVariant> {
+    let qps: Vec<u32> = env::var("DCQCN_MQ_QPS")
+        .unwrap_or_else(|_| "4,64".into())
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|q| q.parse().expect("DCQCN_MQ_QPS: comma-separated QPS values"))
+        .collect();
+    let mut v = vec![];
+    for (hdl, dir, stem) in [
+        (Hdl::Sv, root.join("rtl/mq"), "mq"),
+        (Hdl::Vhdl, root.join("rtl/vhdl/mq"), "mq-vhdl"),
+    ] {
+        if !dir.is_dir() {
+            continue;
+        }
+        for &q in &qps {
+            let name = format!("{stem}-q{q}");
+            v.push(MqVariant {
+                prefix: format!("V{}", name.replace('-', "_")),
+                name,
+                hdl,
+                src: dir.clone(),
+                qps: q,
+                clk_hz: rates.clk_hz,
+                line_rate: rates.line_rate,
+            });
+        }
+    }
+    v
+}
+
+/// The SystemVerilog of dcqcn_mq, packages first (Verilator needs a package before its import).
+fn mq_sv_files(dir: &Path) -> Vec<PathBuf> {
+    let mut f = sv_files(dir);
+    f.sort_by_key(|p| !p.to_string_lossy().ends_with("_pkg.sv"));
+    f
+}
+
+/// `ghdl --synth` of the VHDL twin's `dcqcn_mq_core` at the variant's generics, into `dir`.
+fn mq_vhdl_to_verilog(root: &Path, v: &MqVariant, dir: &Path) -> PathBuf {
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).unwrap();
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let ghdl = env::var("GHDL").unwrap_or_else(|_| "ghdl".into());
+    let verilog = dir.join("dcqcn_mq_core.v");
+    let result = Command::new(&python)
+        .arg(root.join(VHDL2VERILOG))
+        .args(["--top", "dcqcn_mq_core"])
+        .arg(format!("--qps={}", v.qps))
+        .arg(format!("--clk-freq-hz={}", v.clk_hz))
+        .arg(format!("--line-rate={}", v.line_rate))
+        .arg("--src")
+        .arg(&v.src)
+        .arg("--out")
+        .arg(&verilog)
+        .arg("--ghdl")
+        .arg(&ghdl)
+        .output();
+    match result {
+        Ok(o) if o.status.success() => verilog,
+        Ok(o) => panic!(
+            "\n\n{VHDL2VERILOG} failed on {} (QPS {}):\n{}\n",
+            v.src.display(),
+            v.qps,
             String::from_utf8_lossy(&o.stderr)
         ),
         Err(e) => panic!(

@@ -19,6 +19,7 @@ macro_rules! out {
 }
 
 mod cosim;
+mod cosim_mq;
 mod fuzz;
 mod golden;
 mod net;
@@ -79,6 +80,15 @@ enum RtlChoice {
     Ours,
     /// The upstream SURF RoCEv2Dcqcn from --surf-dir
     Surf,
+}
+
+/// `--block`: which block the lockstep runs.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockChoice {
+    /// The single-flow rate limiter dcqcn_rl (docs/spec.md), the default
+    Rl,
+    /// The multi-QP engine dcqcn_mq (docs/spec-mq.md)
+    Mq,
 }
 
 /// `--hdl`: which RTL description(s) the lockstep runs against.
@@ -195,6 +205,14 @@ enum Cmd {
         /// Your SURF checkout (with --rtl surf); nothing is written into it.
         #[arg(long)]
         surf_dir: Option<PathBuf>,
+        /// The block: dcqcn_rl (default) or the multi-QP dcqcn_mq (scenarios mq-*, `--scenario
+        /// all` for every one; --hdl, --qps, --cycles, --seed, --json, --vcd apply).
+        #[arg(long, value_enum)]
+        block: Option<BlockChoice>,
+        /// With --block mq: the QPS of the dcqcn_mq variant (built: 4, 64, 1024; default every
+        /// one built).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        qps: Option<u32>,
     },
     /// Run the model alone and write a CSV trace of Rc, Rt, alpha, credit and events.
     Sim {
@@ -317,6 +335,54 @@ fn main() -> ExitCode {
         }
     };
     let r = match &cli.cmd {
+        Cmd::Cosim {
+            block: Some(BlockChoice::Mq),
+            run,
+            init_seed,
+            vcd,
+            vcd_window,
+            variant,
+            hdl,
+            features,
+            report,
+            jobs,
+            rtl,
+            surf_dir,
+            qps,
+            ..
+        } => {
+            // the options of dcqcn_rl's lockstep that the multi-QP block has no use for
+            let not_mq = [
+                ("--config", run.config.is_some()),
+                ("--base", run.base.is_some()),
+                ("--init-seed", init_seed.is_some()),
+                ("--vcd-window", vcd_window.is_some()),
+                ("--variant", variant.is_some()),
+                ("--features", features.is_some()),
+                ("--rtl surf", *rtl == RtlChoice::Surf),
+                ("--surf-dir", surf_dir.is_some()),
+            ];
+            match not_mq.iter().find(|f| f.1) {
+                Some((flag, _)) => Err(Failure::Input(format!(
+                    "{flag} is for --block rl (dcqcn_rl), not --block mq"
+                ))),
+                None => cosim_mq::cosim_mq(&cosim_mq::MqCosimArgs {
+                    scenario: &run.scenario,
+                    cycles: run.cycles,
+                    seed: run.seed,
+                    hdl: hdl.unwrap_or(HdlChoice::Sv),
+                    qps: *qps,
+                    vcd,
+                    report,
+                    jobs: jobs.unwrap_or_else(|| {
+                        std::thread::available_parallelism().map_or(1, |n| n.get())
+                    }),
+                }),
+            }
+        }
+        Cmd::Cosim { qps: Some(_), .. } => Err(Failure::Input(
+            "--qps is for --block mq (the multi-QP block)".into(),
+        )),
         Cmd::Cosim {
             rtl: RtlChoice::Surf,
             features: Some(_),

@@ -57,3 +57,32 @@ pub fn write_mismatch_artifacts(spec: &RunSpec, m: &Mismatch, path: &Path) -> Mi
     };
     MismatchArtifacts { report, waveform }
 }
+
+/// [`write_mismatch_artifacts`] for the multi-QP block: the mismatch `m` of the run `spec` as JSON
+/// to `path`, and beside it a waveform of the [`WAVEFORM_CYCLES`] cycles up to it.
+pub fn write_mq_mismatch_artifacts(
+    spec: &crate::mq_lockstep::MqRunSpec,
+    m: &crate::mq_lockstep::MqMismatch,
+    path: &Path,
+) -> MismatchArtifacts {
+    let vcd = path.with_extension("vcd");
+    let report = serde_json::to_vec_pretty(m)
+        .map_err(std::io::Error::from)
+        .and_then(|json| std::fs::write(path, json))
+        .map(|()| path.to_path_buf())
+        .map_err(|source| ArtifactError::Report {
+            path: path.to_path_buf(),
+            source,
+        });
+    let last = m.cycle.min(spec.cycles.saturating_sub(1));
+    let first = last.saturating_sub(WAVEFORM_CYCLES - 1);
+    let rerun = crate::mq_lockstep::MqRunSpec {
+        cycles: last + 1,
+        ..spec.clone()
+    };
+    let waveform = match vcd_out::mq_run_traced(&rerun, &vcd, first..last + 1) {
+        Ok(_) => Ok((vcd, first..=last)),
+        Err(source) => Err(ArtifactError::Waveform { path: vcd, source }),
+    };
+    MismatchArtifacts { report, waveform }
+}

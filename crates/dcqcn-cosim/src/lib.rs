@@ -2,6 +2,8 @@
 //!
 //! - [`rtl`]: the Verilated RTL behind the same types as the model (`Inputs` in, `Snapshot` out);
 //! - [`lockstep`]: the run loop and its mismatch report (the differing fields, the history);
+//! - [`mq_rtl`], [`mq_lockstep`]: the same for the multi-QP block `dcqcn_mq` (docs/spec-mq.md 8),
+//!   through its own bridge [`mq_ffi`];
 //! - [`vcd_out`]: waveforms of both sides;
 //! - [`artifacts`]: a mismatch's JSON report and the waveform window before it;
 //! - [`fuzz`]: fuzz cases run model-vs-RTL, campaigns with shrinking, saved cases replayed;
@@ -17,6 +19,9 @@ pub mod bench;
 pub mod ffi;
 pub mod fuzz;
 pub mod lockstep;
+pub mod mq_ffi;
+pub mod mq_lockstep;
+pub mod mq_rtl;
 pub mod rtl;
 pub mod vcd_out;
 

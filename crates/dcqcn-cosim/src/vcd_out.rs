@@ -288,3 +288,246 @@ impl<W: Write> Tracer for VcdTrace<W> {
         }
     }
 }
+
+/// The multi-QP block's waveform (docs/spec-mq.md 8): the inputs in scope `tb`; in scopes `model`
+/// and `rtl` the outputs, every state field, the seven bitmaps (one QPS-bit vector each) and the
+/// write streams (valid, QP, each data field), under the observation record's names. Everything
+/// is sampled before the edge, so it is written at the falling edge that opens the cycle.
+pub struct MqVcdTrace<W: Write> {
+    w: vcd::Writer<W>,
+    qps: u32,
+    half_period_ps: u64,
+    clk: IdCode,
+    tb: Vec<(IdCode, u32)>,
+    model: Vec<(IdCode, u32)>,
+    rtl: Vec<(IdCode, u32)>,
+    prev: Option<[Vec<FieldValue>; 3]>,
+    error: Option<io::Error>,
+}
+
+/// The traced inputs: (name, width).
+const MQ_INPUTS: [(&str, u32); 19] = [
+    ("rst", 1),
+    ("s_req_valid", 1),
+    ("s_req_qp", 12),
+    ("s_req_bytes", 16),
+    ("s_cnp_valid", 1),
+    ("s_cnp_qp", 12),
+    ("s_rpt_valid", 1),
+    ("s_rpt_qp", 12),
+    ("s_rpt_bytes", 16),
+    ("grant_pause", 1),
+    ("s_axil_awaddr", 21),
+    ("s_axil_awvalid", 1),
+    ("s_axil_wdata", 32),
+    ("s_axil_wstrb", 4),
+    ("s_axil_wvalid", 1),
+    ("s_axil_bready", 1),
+    ("s_axil_araddr", 21),
+    ("s_axil_arvalid", 1),
+    ("s_axil_rready", 1),
+];
+
+/// The traced outputs: (name, width).
+const MQ_OUTPUTS: [(&str, u32); 11] = [
+    ("m_grant_valid", 1),
+    ("m_grant_qp", 12),
+    ("m_grant_bytes", 16),
+    ("s_axil_awready", 1),
+    ("s_axil_wready", 1),
+    ("s_axil_arready", 1),
+    ("s_axil_bvalid", 1),
+    ("s_axil_bresp", 2),
+    ("s_axil_rvalid", 1),
+    ("s_axil_rdata", 32),
+    ("s_axil_rresp", 2),
+];
+
+fn mq_inputs(i: &dcqcn_model::mq::MqInputs) -> Vec<FieldValue> {
+    let a = &i.axil;
+    let f = |b: bool| FieldValue::Scalar(u64::from(b));
+    let n = |v: u32| FieldValue::Scalar(u64::from(v));
+    vec![
+        f(i.rst),
+        f(i.req.valid),
+        n(i.req.qp.into()),
+        n(i.req.bytes.into()),
+        f(i.cnp.valid),
+        n(i.cnp.qp.into()),
+        f(i.rpt.valid),
+        n(i.rpt.qp.into()),
+        n(i.rpt.bytes.into()),
+        f(i.grant_pause),
+        n(a.awaddr),
+        f(a.awvalid),
+        n(a.wdata),
+        n(a.wstrb.into()),
+        f(a.wvalid),
+        f(a.bready),
+        n(a.araddr),
+        f(a.arvalid),
+        f(a.rready),
+    ]
+}
+
+/// One side's traced values: outputs, state fields, bitmaps, write streams.
+fn mq_side(o: &dcqcn_model::mq::MqOutputs, obs: &dcqcn_model::mq::MqObs) -> Vec<FieldValue> {
+    use dcqcn_model::mq::obs::STREAMS;
+    let f = |b: bool| FieldValue::Scalar(u64::from(b));
+    let n = |v: u32| FieldValue::Scalar(u64::from(v));
+    let mut v = vec![
+        f(o.m_grant_valid),
+        n(o.m_grant_qp.into()),
+        n(o.m_grant_bytes.into()),
+        f(o.s_axil_awready),
+        f(o.s_axil_wready),
+        f(o.s_axil_arready),
+        f(o.s_axil_bvalid),
+        n(o.s_axil_bresp.into()),
+        f(o.s_axil_rvalid),
+        n(o.s_axil_rdata),
+        n(o.s_axil_rresp.into()),
+    ];
+    v.extend(obs.state.iter().map(|&x| FieldValue::Scalar(x)));
+    for m in &obs.bitmaps {
+        v.push(FieldValue::Wide(std::array::from_fn(|k| {
+            m.get(k).copied().unwrap_or(0)
+        })));
+    }
+    for (s, w) in STREAMS.iter().zip(&obs.writes) {
+        v.push(f(w.valid));
+        v.push(n(w.qp.into()));
+        for k in 0..s.fields.len() {
+            v.push(FieldValue::Scalar(w.field(s, k)));
+        }
+    }
+    v
+}
+
+impl<W: Write> MqVcdTrace<W> {
+    pub fn new(out: W, qps: u32, clk_hz: u32) -> io::Result<Self> {
+        use dcqcn_model::mq::obs::{BITMAPS, STATE_FIELDS, STREAMS};
+        let mut w = vcd::Writer::new(out);
+        w.timescale(1, TimescaleUnit::PS)?;
+        w.add_module("dcqcn_mq")?;
+        let clk = w.add_wire(1, "clk")?;
+        w.add_module("tb")?;
+        let mut tb = vec![];
+        for (name, width) in MQ_INPUTS {
+            tb.push((w.add_wire(width, name)?, width));
+        }
+        w.upscope()?;
+        // bitmaps wider than a FieldValue::Wide (512 bits) show their first 512 QPs
+        let bm_width = qps.min(512);
+        let scope = |w: &mut vcd::Writer<W>, name: &str| -> io::Result<Vec<(IdCode, u32)>> {
+            w.add_module(name)?;
+            let mut ids = vec![];
+            for (n, width) in MQ_OUTPUTS {
+                ids.push((w.add_wire(width, n)?, width));
+            }
+            for &(n, width) in STATE_FIELDS {
+                ids.push((w.add_wire(width, n)?, width));
+            }
+            for n in BITMAPS {
+                ids.push((w.add_wire(bm_width, n)?, bm_width));
+            }
+            for s in &STREAMS {
+                ids.push((w.add_wire(1, &format!("{}_valid", s.name))?, 1));
+                ids.push((w.add_wire(12, &format!("{}_qp", s.name))?, 12));
+                for &(f, width) in s.fields {
+                    ids.push((w.add_wire(width, &format!("{}_{f}", s.name))?, width));
+                }
+            }
+            w.upscope()?;
+            Ok(ids)
+        };
+        let model = scope(&mut w, "model")?;
+        let rtl = scope(&mut w, "rtl")?;
+        w.upscope()?;
+        w.enddefinitions()?;
+        Ok(MqVcdTrace {
+            w,
+            qps,
+            half_period_ps: 500_000_000_000 / u64::from(clk_hz),
+            clk,
+            tb,
+            model,
+            rtl,
+            prev: None,
+            error: None,
+        })
+    }
+
+    fn write_cycle(
+        &mut self,
+        cycle: u64,
+        i: &dcqcn_model::mq::MqInputs,
+        m: &(dcqcn_model::mq::MqOutputs, dcqcn_model::mq::MqObs),
+        r: &(dcqcn_model::mq::MqOutputs, dcqcn_model::mq::MqObs),
+    ) -> io::Result<()> {
+        let _ = self.qps;
+        let now = [mq_inputs(i), mq_side(&m.0, &m.1), mq_side(&r.0, &r.1)];
+        let t0 = cycle * 2 * self.half_period_ps;
+        self.w.timestamp(t0)?;
+        self.w.change_scalar(self.clk, Value::V0)?;
+        for (k, ids) in [&self.tb, &self.model, &self.rtl].into_iter().enumerate() {
+            for (j, (id, width)) in ids.iter().enumerate() {
+                let v = &now[k][j];
+                if self.prev.as_ref().is_some_and(|p| p[k][j] == *v) {
+                    continue;
+                }
+                change(&mut self.w, *id, *width, v)?;
+            }
+        }
+        self.w.timestamp(t0 + self.half_period_ps)?;
+        self.w.change_scalar(self.clk, Value::V1)?;
+        self.prev = Some(now);
+        Ok(())
+    }
+
+    /// Flushes and returns the first write error, if any.
+    pub fn finish(mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.w.flush()
+    }
+}
+
+impl<W: Write> crate::mq_lockstep::MqTracer for MqVcdTrace<W> {
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        inputs: &dcqcn_model::mq::MqInputs,
+        model: &(dcqcn_model::mq::MqOutputs, dcqcn_model::mq::MqObs),
+        rtl: &(dcqcn_model::mq::MqOutputs, dcqcn_model::mq::MqObs),
+    ) {
+        if self.error.is_none() {
+            if let Err(e) = self.write_cycle(cycle, inputs, model, rtl) {
+                self.error = Some(e);
+            }
+        }
+    }
+}
+
+/// Runs the multi-QP lockstep with a waveform of both sides of the cycles in `window` written to
+/// `path`.
+pub fn mq_run_traced(
+    spec: &crate::mq_lockstep::MqRunSpec,
+    path: &Path,
+    window: Range<u64>,
+) -> Result<crate::mq_lockstep::MqOutcome, TraceError> {
+    let file = std::fs::File::create(path).map_err(|source| TraceError::Create {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let write = |source| TraceError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let clk = dcqcn_model::mq::MqParams::DEFAULT.clk_hz();
+    let mut t = MqVcdTrace::new(io::BufWriter::new(file), spec.qps, clk).map_err(write)?;
+    let outcome = crate::mq_lockstep::run(spec, Some((&mut t, window)))?;
+    t.finish().map_err(write)?;
+    Ok(outcome)
+}

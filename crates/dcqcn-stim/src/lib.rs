@@ -10,6 +10,7 @@
 //! - [`fuzz`]: the fuzzer's strategies, its cases and their saved form;
 //! - [`golden`]: golden vectors for HDL testbenches (docs/golden-format.md): the text format,
 //!   the sets, their manifests and `verify`;
+//! - [`mq`]: the multi-QP block's closed-loop bench and scenarios (docs/spec-mq.md);
 //! - [`wide`]: arithmetic on beat-wide values (golden deltas, ramp payloads).
 //!
 //! `dcqcn-cosim` runs all of it against the Verilated RTL.
@@ -18,6 +19,7 @@ pub mod coverage;
 pub mod fuzz;
 pub mod golden;
 pub mod inject;
+pub mod mq;
 pub mod run;
 pub mod scenario;
 pub mod stimulus;
