@@ -45,6 +45,8 @@ help:
 	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
 	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
+	@echo "make surf-cocotb SURF_DIR=...  SURF's own cocotb test of RoCEv2Dcqcn with the upstream model as scoreboard (GHDL)"
+	@echo "make surf-cocotb-defects SURF_DIR=...  three planted defects: SURF's verdict and the scoreboard's"
 	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
 	@echo "make scoreboard    the cocotb scoreboard examples on Icarus, Verilator and GHDL, with a planted defect"
@@ -233,6 +235,24 @@ golden-deps:
 surf-cosim: $(DCQCN)
 	@test -n "$(SURF_DIR)" || { echo "usage: make surf-cosim SURF_DIR=/path/to/surf" >&2; exit 2; }
 	$(DCQCN) cosim --rtl surf --surf-dir $(SURF_DIR) $(SURF_COSIM_ARGS)
+
+# SURF's own cocotb test of the block (tests/ethernet/RoCEv2/test_RoCEv2Dcqcn.py of your checkout,
+# unmodified) with the upstream model as a scoreboard beside each of its tests, on GHDL; scratch
+# under target/surf-cocotb/ (docs/surf-lockstep.md). cocotb 2 comes from scripts/deps.sh golden,
+# the Python package from make python, and cocotbext-axi and cocotb-test (SURF's test module and
+# its helper import them) from pip, pinned. surf-cocotb-defects: three one-line defects planted in
+# copies of the block's VHDL, SURF's verdict and the scoreboard's for each (target/surf-cocotb/defects.md).
+.PHONY: surf-cocotb surf-cocotb-defects surf-cocotb-deps
+surf-cocotb-deps: golden-deps python
+	@$(PYTHON) -c 'import cocotbext.axi, cocotb_test' 2>/dev/null || { \
+	  echo "installing cocotbext-axi 0.1.28 and cocotb-test 0.3.0 with pip"; \
+	  $(PYTHON) -m pip install -q --root-user-action=ignore 'cocotbext-axi==0.1.28' 'cocotb-test==0.3.0'; }
+surf-cocotb: surf-cocotb-deps
+	@test -n "$(SURF_DIR)" || { echo "usage: make surf-cocotb SURF_DIR=/path/to/surf" >&2; exit 2; }
+	$(PYTHON) scripts/surf_cocotb.py --surf-dir $(SURF_DIR) $(SURF_COCOTB_ARGS)
+surf-cocotb-defects: surf-cocotb-deps
+	@test -n "$(SURF_DIR)" || { echo "usage: make surf-cocotb-defects SURF_DIR=/path/to/surf" >&2; exit 2; }
+	$(PYTHON) scripts/surf_cocotb.py --surf-dir $(SURF_DIR) --defects $(SURF_COCOTB_ARGS)
 
 # Our block's sets (golden/surf/ holds the upstream SURF block's recordings, replayed by the model tests).
 GOLDEN_DIRS = $(filter-out golden/surf/,$(wildcard golden/*/))

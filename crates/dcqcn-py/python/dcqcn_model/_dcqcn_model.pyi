@@ -167,3 +167,69 @@ class Model:
     def _run(self, n: int, stimulus: Optional[Dict[str, Union[int, np.ndarray, List[int]]]] = None,
              record: Optional[List[str]] = None) -> Dict[str, np.ndarray]:
         """The bulk run behind dcqcn_model.Model.run, which documents it."""
+
+
+SURF_INPUTS: List[str]
+"""Input ports of upstream SURF's `RoCEv2DcqcnWrapper` (clock aside; AWPROT/ARPROT go nowhere),
+by the names of INPUTS (lower case): the addresses are 32 bits there, s_axis_tdata 256."""
+SURF_OUTPUTS: List[str]
+"""Output ports of `RoCEv2DcqcnWrapper`, lower case."""
+SURF_FIELDS: List[str]
+"""What the upstream lockstep compares: SURF_OUTPUTS, then rc, rt, alpha, cnp_cnt (registers after
+the cycle's edge)."""
+SURF_EVENTS: List[str]
+"""Signals between the upstream rate side's processes that SurfModel.run can record."""
+
+
+class SurfModel:
+    """The upstream SURF block `RoCEv2Dcqcn` as `RoCEv2DcqcnWrapper` deploys it (32-byte beats,
+    LINE_RATE_G 1.25e9 B/s, CLK_FREQ_G 156.25 MHz), bit-exact at the wrapper's ports: the Rust
+    model `dcqcn_surf::model::SurfLimiter` that `dcqcn cosim --rtl surf` lock-steps against
+    upstream's VHDL. One `step` is one clock cycle."""
+
+    def __init__(self) -> None: ...
+    def reset(self) -> None:
+        """Back to power-up (every signal at its VHDL initial value), cycle 0."""
+    @property
+    def data_bytes(self) -> int: ...
+    @property
+    def clk_hz(self) -> int: ...
+    @property
+    def line_rate(self) -> int: ...
+    @property
+    def cycle(self) -> int:
+        """Cycles stepped since construction or reset()."""
+    def step(self, inputs: Optional[Dict[str, int]] = None, **kwargs: int) -> Dict[str, int]:
+        """One cycle: the outputs of the cycle (sampled before the edge), then the edge. Inputs by
+        SURF_INPUTS names, 0 when not given; an address above 0xffff raises InputError (the model
+        takes the 16 bits the wrapper's shim decodes from)."""
+    @property
+    def outputs(self) -> Dict[str, int]:
+        """The outputs of the last stepped cycle."""
+    @property
+    def state(self) -> Dict[str, Union[int, bool]]:
+        """Registers after the last edge: rc, rt, alpha, cnp_cnt (0x020[26:11]), the CNP counter
+        itself (cnp_counter), the configuration registers and cnp_cnt_rst."""
+    @property
+    def events(self) -> Dict[str, Union[int, bool]]:
+        """cnp_edge, dec_valid, inc_valid, alpha_valid, time_stage during the last stepped cycle."""
+    def snapshot(self) -> Dict[str, int]:
+        """SURF_FIELDS of the last cycle: its outputs and the registers after its edge."""
+    def diff(self, observed: Dict[str, Optional[int]]) -> List[str]:
+        """The SURF_FIELDS of `observed` (None: not 0/1) that differ from the last cycle, by the
+        upstream lockstep's rules: the m_axis payload only where the observed m_axis_tvalid is 1."""
+    def report(self, observed: Dict[str, Optional[int]], *, scenario: str, seed: Optional[int] = None,
+               variant: str, replay: str, raw: Optional[Dict[str, str]] = None) -> str:
+        """`dcqcn cosim --rtl surf`'s mismatch report for `observed` against the last cycle: cycle,
+        fields (block out/st, model and upstream in hex and decimal), the last HISTORY_CYCLES
+        cycles, the register writes taken, the replay command."""
+    def write(self, register: int, data: int, strb: Optional[int] = None, *,
+              idle: Optional[Dict[str, int]] = None, max_cycles: Optional[int] = None) -> int:
+        """One AXI4-Lite write of `data` to byte address `register` (upstream's map: 0x000-0x024)
+        through the ports; the response code (0 OKAY). `strb` is driven and ignored (the wrapper
+        forces 0xF)."""
+    def read(self, register: int, *, idle: Optional[Dict[str, int]] = None,
+             max_cycles: Optional[int] = None) -> Tuple[int, int]:
+        """One AXI4-Lite read: (data, response code)."""
+    def _run(self, n: int, consts: Dict[str, int], columns: Dict[str, np.ndarray],
+             record: List[str]) -> Dict[str, np.ndarray]: ...

@@ -28,6 +28,7 @@ use std::path::PathBuf;
 
 mod args;
 mod run;
+mod surf;
 use args::*;
 use run::*;
 
@@ -744,6 +745,7 @@ fn port_width(name: &Bound<'_, PyAny>, data_bytes: &Bound<'_, PyAny>) -> PyResul
 fn _dcqcn_model(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<Model>()?;
+    surf::add(m)?;
     m.add_function(wrap_pyfunction!(rate, m)?)?;
     m.add_function(wrap_pyfunction!(size, m)?)?;
     m.add_function(wrap_pyfunction!(cycles, m)?)?;
