@@ -179,6 +179,8 @@ module dcqcn_mq_core #(
     logic [31:0] wdata;
     logic [3:0]  wstrb;
     logic        wclr;           // the pending write is a qp_clear (spec-mq 4.5)
+    logic        aclr;           // a qp_clear accepted this cycle (spec-mq 4.5)
+    logic [11:0] aclr_q;         // its QP
     logic        rpend;
     logic [11:0] rq;
     logic [5:0]  rword;
@@ -460,6 +462,8 @@ module dcqcn_mq_core #(
         .qp_clear_v              (qp_clear_v),
         .wpend                   (wpend),
         .wclr                    (wclr),
+        .aclr                    (aclr),
+        .aclr_q                  (aclr_q),
         .wq                      (wq),
         .grant_pause             (grant_pause),
         .req_valid               (req_valid),
@@ -642,6 +646,8 @@ module dcqcn_mq_core #(
         .wdata                   (wdata),
         .wstrb                   (wstrb),
         .wclr                    (wclr),
+        .aclr                    (aclr),
+        .aclr_q                  (aclr_q),
         .rpend                   (rpend),
         .rq                      (rq),
         .rword                   (rword),

@@ -25,10 +25,12 @@ module dcqcn_mq_grant #(
     input  wire logic           init_visit,
     input  wire logic           qp_clear_v,
 
-    /* The pending window write, for clear_next (spec-mq 4.5) */
+    /* The pending window write and a qp_clear accepted this cycle, for clear_next (spec-mq 4.5) */
     input  wire logic           wpend,
     input  wire logic           wclr,
     input  wire logic [11:0]    wq,
+    input  wire logic           aclr,
+    input  wire logic [11:0]    aclr_q,
 
     input  wire logic           grant_pause,
 
@@ -150,7 +152,7 @@ module dcqcn_mq_grant #(
 
     /* Pick stage (spec-mq 4.5) */
     always_comb begin
-        clear_next = wpend & wclr & (next_scan == wq);
+        clear_next = (wpend & wclr & (next_scan == wq)) | (aclr & (next_scan == aclr_q));
         pick_en    = ~init & ~grant_pause & (~cfg_speed_limiter_en | $signed(pcredit) > 0)
                    & ~clear_next;
         elig = req_valid & ~arb_mask & ({QPS{~cfg_hw_rate_throttle_en}} | rate_ok)
@@ -170,9 +172,8 @@ module dcqcn_mq_grant #(
     );
 
     /* Grant execution (spec-mq 4.5): gx_qp < QPS outside the init round. A qp_clear completing in
-       the same cycle owns the write port and the grant does nothing (as the model: clear_next
-       suppresses the pick before a clear that was pending then; a clear accepted in t - 1 is not
-       seen by the pick of t - 1) */
+       the same cycle owns the write port and the grant does nothing; only an injected state gets
+       there, because clear_next suppresses the pick before every clear visit */
     assign gexec = ~rst & gx_valid & ({1'b0, gx_qp} < QPS_13) & ~init & ~qp_clear_v;
 
     always_comb begin

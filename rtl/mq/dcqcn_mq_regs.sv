@@ -132,6 +132,8 @@ module dcqcn_mq_regs #(
     output logic      [31:0] wdata,
     output logic      [3:0]  wstrb,
     output logic             wclr,           // the pending write is a qp_clear (spec-mq 4.5)
+    output logic             aclr,           // a qp_clear accepted this cycle (spec-mq 4.5)
+    output logic      [11:0] aclr_q,         // its QP
     output logic             rpend,
     output logic      [11:0] rq,
     output logic      [5:0]  rword,
@@ -263,6 +265,10 @@ module dcqcn_mq_regs #(
 
     // spec-mq 4.5: the pending write is a qp_clear (qp_ctrl.qp_clear = 1 in a strobed lane)
     assign wclr = (wword == dcqcn_mq_pkg::W_QP_CTRL) & wstrb[0] & wdata[1];
+    // spec-mq 4.5: a qp_clear accepted this cycle: pending in the next cycle
+    assign aclr   = wr_en & wr_win_ok & (s_axil_awaddr[7:2] == dcqcn_mq_pkg::W_QP_CTRL)
+                  & s_axil_wstrb[0] & s_axil_wdata[1];
+    assign aclr_q = s_axil_awaddr[19:8];
 
     /* The global word written: its current value, lane-merged (spec-mq 6.1) */
     always_comb begin

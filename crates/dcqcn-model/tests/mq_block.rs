@@ -670,6 +670,41 @@ fn qp_clear_suppresses_the_pick_before_it_and_a_same_cycle_report_is_spurious() 
     assert_eq!(tb.grants.len(), 1, "the other QP is picked one cycle later");
 }
 
+/// spec-mq 4.5 clear_next, second term: a qp_clear accepted in the cycle just before its QP's
+/// visit is pending at that visit and completes there; the pick of the accepting cycle is
+/// suppressed, so no grant execution meets the clear and no picked request is lost. (Without the
+/// term the request picked in v - 1 was emptied from its slot and never granted.)
+#[test]
+fn qp_clear_accepted_just_before_its_visit_suppresses_the_pick_and_loses_no_grant() {
+    for qps in [4u32, 64] {
+        let mut tb = Tb::ready(qps);
+        let (qc, qr) = (2, 1);
+        let v = tb.visit_at_or_after(qc, tb.cycle + 4);
+        tb.idle_until(v - 2);
+        tb.grants.clear();
+        tb.step(req(qr, 3)); // v - 2: accepted, eligible in v - 1
+        let mut i = MqInputs::default();
+        i.axil.awaddr = Tb::win(u32::from(qc), W_CTRL);
+        i.axil.awvalid = true;
+        i.axil.wvalid = true;
+        i.axil.wdata = 0b10;
+        i.axil.wstrb = 1;
+        let o = tb.step(i); // v - 1: the clear is accepted
+        assert!(o.s_axil_awready, "QPS {qps}: accepted in v - 1");
+        assert!(!tb.b.state().grant.gx_valid, "QPS {qps}: no pick in v - 1");
+        let mut i = MqInputs::default();
+        i.axil.bready = true;
+        tb.step(i); // v: the clear completes
+        assert_eq!(tb.field("wpend"), 0, "QPS {qps}: the clear completed at v");
+        tb.idle(4);
+        assert_eq!(
+            tb.grants.iter().map(|g| (g.1, g.2)).collect::<Vec<_>>(),
+            [(qr, 3)],
+            "QPS {qps}: the request is granted once"
+        );
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // spec-mq 6.1: windows, latency, DECERR.
 

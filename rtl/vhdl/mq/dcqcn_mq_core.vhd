@@ -134,6 +134,8 @@ architecture rtl of dcqcn_mq_core is
   signal wdata    : word32_t;
   signal wstrb    : std_logic_vector(3 downto 0);
   signal wclr     : std_logic;
+  signal aclr     : std_logic;
+  signal aclr_q   : qp_t;
   signal rpend    : std_logic;
   signal rq       : qp_t;
   signal rword    : unsigned(5 downto 0);
@@ -413,6 +415,8 @@ begin
       wpend           => wpend,
       wclr            => wclr,
       wq              => wq,
+      aclr            => aclr,
+      aclr_q          => aclr_q,
       grant_pause     => grant_pause,
       req_valid       => r.req_valid,
       arb_mask        => r.arb_mask,
@@ -541,6 +545,8 @@ begin
       wdata           => wdata,
       wstrb           => wstrb,
       wclr            => wclr,
+      aclr            => aclr,
+      aclr_q          => aclr_q,
       rpend           => rpend,
       rq              => rq,
       rword           => rword,

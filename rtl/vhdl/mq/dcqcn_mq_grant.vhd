@@ -30,6 +30,9 @@ entity dcqcn_mq_grant is
     wpend           : in    std_logic;
     wclr            : in    std_logic;
     wq              : in    qp_t;
+    -- a qp_clear accepted this cycle and its QP
+    aclr            : in    std_logic;
+    aclr_q          : in    qp_t;
     grant_pause     : in    std_logic;
     -- bitmaps, S(t)
     req_valid       : in    std_logic_vector(QPS - 1 downto 0);
@@ -107,7 +110,7 @@ begin
     elig       <= req_valid and not arb_mask and
             (rate_ok or (elig'range                                          => not cfg.hw_rate_throttle_en)) and
             ((lim8 and ost_lt_lo) or (not lim8 and ost_lt_hi) or (elig'range => not cfg.tx_wqe_ost_limit_en));
-    clear_next := wpend and wclr and to_sl(next_scan = wq);
+    clear_next := (wpend and wclr and to_sl(next_scan = wq)) or (aclr and to_sl(next_scan = aclr_q));
     pick_en    <= not init and not grant_pause and
                   (not cfg.speed_limiter_en or to_sl(r.pcredit > 0)) and not clear_next;
   end process pick_stage;

@@ -75,6 +75,9 @@ entity dcqcn_mq_regs is
     wdata           : out   word32_t;
     wstrb           : out   std_logic_vector(3 downto 0);
     wclr            : out   std_logic;
+    -- a qp_clear accepted this cycle and its QP (spec-mq 4.5 clear_next)
+    aclr            : out   std_logic;
+    aclr_q          : out   qp_t;
     rpend           : out   std_logic;
     rq              : out   qp_t;
     rword           : out   unsigned(5 downto 0);
@@ -440,6 +443,10 @@ begin
     -- with QP >= QPS, unmapped or read-only at once with DECERR; any other window write waits
     -- for its QP's visit
     v.bvalid := r.bvalid and not s_axil_bready;
+    -- spec-mq 4.5: a qp_clear accepted this cycle, pending in the next
+    aclr     <= wr_en and wr_win and qp_lt(w_qp, QPS) and to_sl(w_wword = WIN_CTRL_C) and
+                s_axil_wstrb(0) and s_axil_wdata(1);
+    aclr_q   <= w_qp;
     if (wr_en = '1') then
       if (wr_win = '1' and qp_lt(w_qp, QPS) = '1' and win_writable(w_wword) = '1') then
         v.wpend := '1';

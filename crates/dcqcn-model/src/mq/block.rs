@@ -12,7 +12,7 @@ use super::mem::{Credit, MqMems, Record};
 use super::obs::{MqObs, WriteObs, STATE_FIELDS, STREAMS};
 use super::params::MqParams;
 use super::ports::{MqInputs, MqOutputs};
-use super::regs::{BusComb, CountEvents, DfxWrite, Monitors, MqRegs};
+use super::regs::{win, BusComb, CountEvents, DfxWrite, Monitors, MqRegs, WriteKind};
 use super::rpt::{self, RptExec, RptRegs};
 use super::visit::{self, Scan, VisitKind};
 use crate::rate_inc::Phase;
@@ -390,7 +390,19 @@ impl MqBlock {
 
         // The pick stage (spec-mq 4.5).
         let bus = &s.regs.bus;
-        let clear_next = bus.wpend && bus.wclr() && s.scan.next_scan(qps) == bus.wq;
+        let next_scan = s.scan.next_scan(qps);
+        // A qp_clear completes at the next visit: pending now, or accepted now (pending in S(t+1)).
+        let accepted_clear = match bc.wr {
+            WriteKind::Pending { q, word } => {
+                bc.wr_en
+                    && q == next_scan
+                    && word == win::QP_CTRL
+                    && i.axil.wstrb & 1 != 0
+                    && (i.axil.wdata >> 1) & 1 == 1
+            }
+            _ => false,
+        };
+        let clear_next = (bus.wpend && bus.wclr() && next_scan == bus.wq) || accepted_clear;
         grant::eligibility(&s.bitmaps, &cfg, elig);
         let pick = grant::pick_stage(&s.grant, init, i.grant_pause, clear_next, &cfg, elig);
 
