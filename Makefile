@@ -107,6 +107,17 @@ lint:
 	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $(VHDL_LINT) >target/lint/vsg.txt; s=$$?; \
 	  cat target/lint/vsg.txt; \
 	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg.txt; then echo "vsg: violations (above)"; exit 1; fi
+	@# the multi-QP block (docs/spec-mq.md): SV at QPS 1, 4, 65, 1024 and 4096 (core and top), the VHDL
+	@# twin (its own work library: it shares no unit with dcqcn_rl's) with the same flags and VSG
+	@for q in 1 4 65 1024 4096; do for top in dcqcn_mq_core dcqcn_mq; do \
+	  echo "verilator --lint-only -Wall $$top QPS=$$q"; \
+	  verilator --lint-only -Wall -Irtl/mq -GQPS=$$q --top-module $$top -f rtl/mq/files.f || exit 1; \
+	done; done
+	rm -rf target/lint/ghdl-mq && mkdir -p target/lint/ghdl-mq
+	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl-mq $$(cat rtl/vhdl/mq/files.f)
+	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $$(cat rtl/vhdl/mq/files.f) >target/lint/vsg-mq.txt; s=$$?; \
+	  cat target/lint/vsg-mq.txt; \
+	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg-mq.txt; then echo "vsg: violations (above)"; exit 1; fi
 
 unit:
 	$(CARGO) test --release --workspace
