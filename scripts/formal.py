@@ -534,7 +534,9 @@ def check_driven(m, side, mode):
                     raise Error(f"{mode} {side}: output {name} has an undriven bit")
 
 
-def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir):
+def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir, cps=None):
+    """The two cut designs of one obligation, written as JSON; cps: the cut points ({net: width},
+    step only; None: those of dcqcn_rl, cutpoints())."""
     nmax = 0
     for mod in (sv, vh):
         for coll in (mod["netnames"].values(), mod["ports"].values()):
@@ -546,7 +548,10 @@ def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir):
     free = [nmax + 1]
     for name, bits in sv_only:
         width_of[name] = len(bits)
-    cps = cutpoints(sv, vh, sv_q2d, vh_q2d, sv_dir) if mode == "step" else {}
+    if mode != "step":
+        cps = {}
+    elif cps is None:
+        cps = cutpoints(sv, vh, sv_q2d, vh_q2d, sv_dir)
     gold = cut(sv, sv_q2d, [(v, s) for v, _, s, _ in pairs], sv_only, "gold", mode, free, cps)
     gate = cut(vh, vh_q2d, [(v, h) for v, _, _, h in pairs], [(n, None) for n, _ in sv_only], "gate",
                mode, free, cps)
