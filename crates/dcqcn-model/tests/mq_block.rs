@@ -684,7 +684,7 @@ fn qp_clear_accepted_just_before_its_visit_suppresses_the_pick_and_loses_no_gran
         tb.grants.clear();
         tb.step(req(qr, 3)); // v - 2: accepted, eligible in v - 1
         let mut i = MqInputs::default();
-        i.axil.awaddr = Tb::win(u32::from(qc), W_CTRL);
+        i.axil.awaddr = Tb::win(qc, W_CTRL);
         i.axil.awvalid = true;
         i.axil.wvalid = true;
         i.axil.wdata = 0b10;

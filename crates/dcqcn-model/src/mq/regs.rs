@@ -19,76 +19,40 @@ pub const DECERR: u8 = 0b11;
 pub const MAGIC: u32 = 0xDC4D;
 pub const VERSION: u32 = 1;
 
-/// Global word byte addresses (spec-mq 6.2).
+/// Global word byte addresses (spec-mq 6.2): the generated register map's
+/// (`regmap/dcqcn_mq_regs.rdl`, [`super::regmap`]), and the base of the per-QP windows.
 pub mod addr {
-    pub const ID: u32 = 0x000;
-    pub const PARAMS: u32 = 0x004;
-    pub const LINE_WIN: u32 = 0x008;
-    pub const STATUS: u32 = 0x00C;
-    pub const ENABLES: u32 = 0x010;
-    pub const CNP_MERGE_PERIOD: u32 = 0x014;
-    pub const NOCNP_TIMER_TH: u32 = 0x018;
-    pub const BYTE_CNT_TH: u32 = 0x01C;
-    pub const MAX_RATE: u32 = 0x020;
-    pub const ALPHA_TIMER_TH: u32 = 0x024;
-    pub const ALPHA_CFG: u32 = 0x028;
-    pub const RATE_AI: u32 = 0x02C;
-    pub const RATE_HAI: u32 = 0x030;
-    pub const RATE_MIN: u32 = 0x034;
-    pub const INC_CFG: u32 = 0x038;
-    pub const CNP_TIMER_THRD: u32 = 0x03C;
-    pub const OST_LIMITS: u32 = 0x040;
-    pub const CREDIT_CAP: u32 = 0x044;
-    pub const PORT_CREDIT: u32 = 0x048;
-    pub const NOW: u32 = 0x04C;
-    pub const CNT_CTRL: u32 = 0x100;
-    pub const CNT_CNP: u32 = 0x104;
-    pub const CNT_DEC: u32 = 0x108;
-    pub const CNT_INC_FR: u32 = 0x10C;
-    pub const CNT_INC_AI: u32 = 0x110;
-    pub const CNT_INC_HAI: u32 = 0x114;
-    pub const CNT_INC_TIMER: u32 = 0x118;
-    pub const CNT_INC_BYTE: u32 = 0x11C;
-    pub const CNT_GRANT: u32 = 0x120;
-    pub const CNT_GRANT_BYTES_LO: u32 = 0x124;
-    pub const CNT_GRANT_BYTES_HI: u32 = 0x128;
-    pub const CNT_REQ: u32 = 0x12C;
-    pub const CNT_REQ_DROP: u32 = 0x130;
-    pub const CNT_RPT: u32 = 0x134;
-    pub const CNT_RPT_SPURIOUS: u32 = 0x138;
-    pub const CNT_BAD_QP: u32 = 0x13C;
-    pub const CNT_INIT_DROP: u32 = 0x140;
-    pub const DFX_CTRL: u32 = 0x170;
-    pub const DFX_STATUS: u32 = 0x174;
-    pub const DFX_COUNTS: u32 = 0x178;
-    pub const DFX_TIME: u32 = 0x17C;
-    pub const DFX_SEL: u32 = 0x180;
-    pub const DFX_ENTRY: u32 = 0x184;
-    pub const DFX_RC: u32 = 0x188;
-    pub const DFX_STAMP: u32 = 0x18C;
-    pub const DFX_QP: u32 = 0x190;
+    pub use crate::mq::regmap::{
+        ALPHA_CFG, ALPHA_TIMER_TH, BYTE_CNT_TH, CNP_MERGE_PERIOD, CNP_TIMER_THRD, CNT_BAD_QP,
+        CNT_CNP, CNT_CTRL, CNT_DEC, CNT_GRANT, CNT_GRANT_BYTES_HI, CNT_GRANT_BYTES_LO, CNT_INC_AI,
+        CNT_INC_BYTE, CNT_INC_FR, CNT_INC_HAI, CNT_INC_TIMER, CNT_INIT_DROP, CNT_REQ, CNT_REQ_DROP,
+        CNT_RPT, CNT_RPT_SPURIOUS, CREDIT_CAP, DFX_COUNTS, DFX_CTRL, DFX_ENTRY, DFX_QP, DFX_RC,
+        DFX_SEL, DFX_STAMP, DFX_STATUS, DFX_TIME, ENABLES, ID, INC_CFG, LINE_WIN, MAX_RATE,
+        NOCNP_TIMER_TH, NOW, OST_LIMITS, PARAMS, PORT_CREDIT, RATE_AI, RATE_HAI, RATE_MIN, STATUS,
+    };
     /// The base of the per-QP windows; QP q's window is at `WINDOW + q * 0x100`.
-    pub const WINDOW: u32 = 0x10_0000;
+    pub const WINDOW: u32 = crate::mq::regmap::QP_BASE;
 }
 
-/// Word indices (`addr[7:2]`) of the per-QP window (spec-mq 6.3).
+/// Word indices (`addr[7:2]`) of the per-QP window (spec-mq 6.3), from the generated offsets.
 pub mod win {
-    pub const QP_CNP_MERGE: u8 = 0x00 >> 2;
-    pub const QP_CNP_TIMER: u8 = 0x04 >> 2;
-    pub const QP_RATE: u8 = 0x08 >> 2;
-    pub const QP_TARGET: u8 = 0x0C >> 2;
-    pub const QP_ALPHA: u8 = 0x10 >> 2;
-    pub const QP_BYTE_CNT: u8 = 0x18 >> 2;
-    pub const QP_SENT_SEEN: u8 = 0x1C >> 2;
-    pub const QP_T_BC: u8 = 0x20 >> 2;
-    pub const QP_INC_TIMER: u8 = 0x24 >> 2;
-    pub const QP_CC_RATE: u8 = 0x28 >> 2;
-    pub const QP_CREDIT: u8 = 0x30 >> 2;
-    pub const QP_STAMP: u8 = 0x34 >> 2;
-    pub const QP_OST: u8 = 0x38 >> 2;
-    pub const QP_SENT: u8 = 0x3C >> 2;
-    pub const QP_REQ: u8 = 0x40 >> 2;
-    pub const QP_CTRL: u8 = 0x44 >> 2;
+    use crate::mq::regmap as m;
+    pub const QP_CNP_MERGE: u8 = (m::QP_CNP_MERGE >> 2) as u8;
+    pub const QP_CNP_TIMER: u8 = (m::QP_CNP_TIMER >> 2) as u8;
+    pub const QP_RATE: u8 = (m::QP_RATE >> 2) as u8;
+    pub const QP_TARGET: u8 = (m::QP_TARGET >> 2) as u8;
+    pub const QP_ALPHA: u8 = (m::QP_ALPHA >> 2) as u8;
+    pub const QP_BYTE_CNT: u8 = (m::QP_BYTE_CNT >> 2) as u8;
+    pub const QP_SENT_SEEN: u8 = (m::QP_SENT_SEEN >> 2) as u8;
+    pub const QP_T_BC: u8 = (m::QP_T_BC >> 2) as u8;
+    pub const QP_INC_TIMER: u8 = (m::QP_INC_TIMER >> 2) as u8;
+    pub const QP_CC_RATE: u8 = (m::QP_CC_RATE >> 2) as u8;
+    pub const QP_CREDIT: u8 = (m::QP_CREDIT >> 2) as u8;
+    pub const QP_STAMP: u8 = (m::QP_STAMP >> 2) as u8;
+    pub const QP_OST: u8 = (m::QP_OST >> 2) as u8;
+    pub const QP_SENT: u8 = (m::QP_SENT >> 2) as u8;
+    pub const QP_REQ: u8 = (m::QP_REQ >> 2) as u8;
+    pub const QP_CTRL: u8 = (m::QP_CTRL >> 2) as u8;
 }
 
 /// The configuration registers (spec-mq 6.2), named `cfg_<field>` in the spec and the obs record.
