@@ -114,7 +114,7 @@ impl Block for RateDec {
 
 /// spec 4.4: the (Rc, Rt) of a decrease before the ceiling, as `dcqcn_rate_dec` hands them over
 /// (`rc_dec`, `rt_dec`); the increase process applies the `rmax` ceiling to them
-/// ([`crate::rate_inc::ceil_decrease`], spec 4.6). `increased` is `t_stage != 0 | b_stage != 0`
+/// (`rate_inc::ceil_decrease`, spec 4.6). `increased` is `t_stage != 0 | b_stage != 0`
 /// before the decrease resets the stages; `first` is `~active` (the first decrease since reset
 /// or bypass); `line_rate` is L (Rmin and the first-CNP rate are clamped to it).
 #[inline]
@@ -146,19 +146,6 @@ mod tests {
     use super::*;
 
     const L: u32 = 1_250_000_000;
-
-    /// What a decrease writes: its result after the ceiling the increase process applies.
-    fn written(
-        rc: u32,
-        rt: u32,
-        alpha: u16,
-        increased: bool,
-        first: bool,
-        c: &Config,
-    ) -> (u32, u32) {
-        let (rc_dec, rt_dec) = result(rc, rt, alpha, increased, first, c, L);
-        crate::rate_inc::ceil_decrease(rc_dec, rt_dec, c, L)
-    }
 
     fn cfg(dec_gain: u8, clamp_tgt: bool, rmin: u32) -> Config {
         Config {
@@ -226,8 +213,8 @@ mod tests {
         assert_eq!(result(rc, L, 1023, false, false, &c, L).0, 5_000);
     }
 
-    /// spec 4.4 rate_first_cnp: the first decrease (inactive) sets Rc = min(x, L), then rmin and
-    /// (in the increase process, spec 4.6) rmax; later decreases cut as usual; 0 is off.
+    /// spec 4.4 rate_first_cnp: the first decrease (inactive) sets Rc = min(x, L), then rmin (rmax
+    /// follows in the increase process: rate_inc's tests); later decreases cut as usual; 0 is off.
     #[test]
     fn rate_on_first_cnp() {
         let mut c = cfg(1, false, 10_000_000);
@@ -244,39 +231,6 @@ mod tests {
         // Off.
         c.rate_first_cnp = 0;
         assert_eq!(result(L, L, 1023, false, true, &c, L).0, 625_610_352);
-        // With a ceiling below it: the ceiling.
-        c.rate_first_cnp = 300_000_000;
-        c.rmax = 200_000_000;
-        assert_eq!(
-            written(L, L, 1023, false, true, &c),
-            (200_000_000, 200_000_000)
-        );
-    }
-
-    /// spec 4.6 rmax on a decrease: Rc and Rt written are at most min(rmax, L); it wins over rmin.
-    /// The decrease hands its values over before the ceiling; the increase process applies it.
-    #[test]
-    fn rmax_ceils_the_decrease() {
-        let mut c = cfg(1, true, 10_000_000);
-        c.rmax = 400_000_000;
-        // cut to 625,610,352, ceiled to 400,000,000; Rt = old Rc = L, ceiled.
-        assert_eq!(
-            written(L, L, 1023, false, false, &c),
-            (400_000_000, 400_000_000)
-        );
-        // rmin above rmax: the ceiling wins.
-        c.rmin = 900_000_000;
-        assert_eq!(written(L, L, 1023, false, false, &c).0, 400_000_000);
-        // rmax above L behaves as L: an injected Rc above L is brought down to L.
-        c.rmax = u32::MAX;
-        c.rmin = 10_000_000;
-        assert_eq!(written(u32::MAX, u32::MAX, 0, false, false, &c), (L, L));
-        // rmax = 0: no ceiling (the reset rule), the injected Rc above L stays.
-        c.rmax = 0;
-        assert_eq!(
-            written(u32::MAX, u32::MAX, 0, false, false, &c),
-            (u32::MAX, u32::MAX)
-        );
     }
 
     #[test]

@@ -249,7 +249,7 @@ pub fn phase(t_new: u8, b_new: u8, cfg: &Config) -> Phase {
 }
 
 /// spec 4.6: the (Rc, Rt) a decrease writes, from the decrease's values before the ceiling
-/// ([`crate::rate_dec::result`]): both ceiled at min(rmax, L) (no ceiling while rmax = 0). The
+/// (`rate_dec::result`): both ceiled at min(rmax, L) (no ceiling while rmax = 0). The
 /// ceiling is applied here, where `dcqcn_rate_inc` applies it, for the decrease and the increase.
 #[inline]
 pub fn ceil_decrease(rc_dec: u32, rt_dec: u32, cfg: &Config, line_rate: u32) -> (u32, u32) {
@@ -295,6 +295,66 @@ pub fn result(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a decrease writes: the decrease's result, then the ceiling applied here.
+    fn written(
+        rc: u32,
+        rt: u32,
+        alpha: u16,
+        increased: bool,
+        first: bool,
+        c: &Config,
+    ) -> (u32, u32) {
+        let (rc_dec, rt_dec) = crate::rate_dec::result(rc, rt, alpha, increased, first, c, L);
+        ceil_decrease(rc_dec, rt_dec, c, L)
+    }
+
+    fn dec_cfg(dec_gain: u8, clamp_tgt: bool, rmin: u32) -> Config {
+        Config {
+            dec_gain,
+            clamp_tgt,
+            rmin,
+            ..Config::reset(&Params::DEFAULT)
+        }
+    }
+
+    /// spec 4.4, 4.6: the rate on the first CNP is ceiled too.
+    #[test]
+    fn first_cnp_rate_is_ceiled() {
+        let mut c = dec_cfg(1, false, 10_000_000);
+        c.rate_first_cnp = 300_000_000;
+        c.rmax = 200_000_000;
+        assert_eq!(
+            written(L, L, 1023, false, true, &c),
+            (200_000_000, 200_000_000)
+        );
+    }
+
+    /// spec 4.6 rmax on a decrease: Rc and Rt written are at most min(rmax, L); it wins over rmin.
+    /// The decrease hands its values over before the ceiling; the increase process applies it.
+    #[test]
+    fn rmax_ceils_the_decrease() {
+        let mut c = dec_cfg(1, true, 10_000_000);
+        c.rmax = 400_000_000;
+        // cut to 625,610,352, ceiled to 400,000,000; Rt = old Rc = L, ceiled.
+        assert_eq!(
+            written(L, L, 1023, false, false, &c),
+            (400_000_000, 400_000_000)
+        );
+        // rmin above rmax: the ceiling wins.
+        c.rmin = 900_000_000;
+        assert_eq!(written(L, L, 1023, false, false, &c).0, 400_000_000);
+        // rmax above L behaves as L: an injected Rc above L is brought down to L.
+        c.rmax = u32::MAX;
+        c.rmin = 10_000_000;
+        assert_eq!(written(u32::MAX, u32::MAX, 0, false, false, &c), (L, L));
+        // rmax = 0: no ceiling (the reset rule), the injected Rc above L stays.
+        c.rmax = 0;
+        assert_eq!(
+            written(u32::MAX, u32::MAX, 0, false, false, &c),
+            (u32::MAX, u32::MAX)
+        );
+    }
 
     const L: u32 = 1_250_000_000;
 

@@ -5,7 +5,7 @@
 //! refilled at its applied rate since its last grant and charged the request's bytes, and the
 //! grant registers drive `m_grant_*` in t + 2. The outstanding count is the joint count of rpt.rs.
 
-use super::block::Bitmaps;
+use super::bitmaps::Bitmaps;
 use super::mem::{Credit, MqMems};
 use super::params::MqParams;
 use super::regs::MqConfig;

@@ -11,6 +11,7 @@ pub use obs::{MqObs, WriteObs};
 pub use params::{MqParamError, MqParams};
 pub use ports::{MqAxilIn, MqInputs, MqOutputs, QpEvent};
 
+pub mod bitmaps;
 pub mod block;
 pub mod grant;
 pub mod mem;

@@ -7,7 +7,7 @@
 //! is the only writer of the record memories; its credit and count writes at init and `qp_clear`
 //! go through the grant process's port (the top composes them).
 
-use super::block::Bitmaps;
+use super::bitmaps::Bitmaps;
 use super::mem::{MqMems, Record, M24};
 use super::params::MqParams;
 use super::regs::{window_read, window_write, DfxEvent, MqConfig, MqRegs, QpView, WinDone};
