@@ -29,6 +29,8 @@ help:
 	@echo "make bench   model / lockstep / bare Verilator speeds in one run"
 	@echo "make synth   Yosys synth_xilinx -family xcu resources, base and full configurations, SV and VHDL, beside the paper's"
 	@echo "             Table I and upstream SURF (SURF_DIR=...); LUT spread over SYNTH_RUNS runs (HDL, SYNTH_FLOW; scripts/synth.sh)"
+	@echo "make synth-mq  the same flow for the multi-QP block dcqcn_mq at SYNTH_MQ_QPS (default 64 1024), SV and VHDL;"
+	@echo "             fails when a state memory is not block RAM or the VHDL is > 5 % above the SV (scripts/synth_mq.py)"
 	@echo "make formal  Yosys proof that the SV and the VHDL twin are sequentially equivalent (FORMAL_WIDTHS, default 8 32 64;"
 	@echo "             the base configuration at FORMAL_BASE_WIDTHS, default 8; dcqcn_mq_core at FORMAL_MQ_QPS, default none,"
 	@echo "             and its picker at FORMAL_MQ_RR_N, default 64 65 (4096 proven on request); docs/formal.md)"
@@ -179,6 +181,21 @@ sweep:
 # SYNTH_SURF_RUNS, SYNTH_FLOW, SYNTH_JOBS, DATA_BYTES); exit 1 names each failing figure.
 synth: deps
 	@HDL=$(or $(HDL),both) SURF_DIR=$(SURF_DIR) scripts/synth.sh
+
+# make synth-mq: the multi-QP block dcqcn_mq through the same flow, SV and VHDL at each QPS of
+# SYNTH_MQ_QPS (spec-mq 9 names 64, 1024 and 4096; the default, 64 and 1024, takes about 50 min on
+# 2 shared cores, one HDL at 1024 17-25 min of which ABC9 most; 4096 has four times the bitmaps and
+# is left out), SYNTH_MQ_RUNS runs per column (default 1), HDL=sv|vhdl|both, SYNTH_FLOW;
+# SYNTH_MQ_MEMORY_ONLY=1 stops after the memory mapping (the memory checks in minutes, also at 4096).
+# One Yosys at a time; statistics reused while netlist, script and Yosys are the same. Exit 1 names
+# each failing figure: a state-memory copy without the block-RAM attribute or not mapped to block
+# RAM, the VHDL twin more than 5 % above the SV in LUT or FF, a latch (scripts/synth_mq.py).
+.PHONY: synth-mq
+SYNTH_MQ_QPS ?= 64 1024
+SYNTH_MQ_RUNS ?= 1
+synth-mq: deps
+	python3 scripts/synth_mq.py --qps $(SYNTH_MQ_QPS) --runs $(SYNTH_MQ_RUNS) --hdl $(or $(HDL),both) \
+	  --flow $(or $(SYNTH_FLOW),yowasp) $(if $(SYNTH_MQ_MEMORY_ONLY),--memory-only)
 
 # make formal: equivalence of rtl/*.sv and rtl/vhdl/*.vhd for each beat width (docs/formal.md).
 .PHONY: formal formal-negative

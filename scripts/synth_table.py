@@ -22,6 +22,9 @@ with the hash of its inputs and reused while they are the same.
 
 Exit status: 0 every check passes, 1 a check fails (each failing figure named on standard error),
 2 bad input (a SURF_DIR that is no SURF checkout with the block), 3 a tool failed.
+
+scripts/synth_mq.py (`make synth-mq`, the multi-QP block) uses the same flow and table code:
+Column, prepare, synth, synth_columns, print_table.
 """
 
 import argparse
@@ -78,9 +81,11 @@ def run(cmd, log=None, bad_input_exit=None):
     return p.stdout
 
 
-def counts(stat_text):
+def counts(stat_text, rows=None):
     """{row: count} from the `stat` of the flattened top module (Yosys 0.23 writes `NAME COUNT`,
-    0.70 `COUNT NAME`)."""
+    0.70 `COUNT NAME`); `rows` as ROWS (the default), RAMB18 counted as half in a row named
+    BRAM36."""
+    rows = ROWS if rows is None else rows
     cells = {}
     for line in stat_text.splitlines():
         tok = line.split()
@@ -89,11 +94,11 @@ def counts(stat_text):
         elif len(tok) == 2 and tok[1].isdigit() and not tok[0].isdigit():
             cells[tok[0]] = cells.get(tok[0], 0) + int(tok[1])
     res = {}
-    for row, pat in ROWS.items():
+    for row, pat in rows.items():
         n = 0.0
         for cell, c in cells.items():
             if re.fullmatch(pat, cell):
-                n += c / 2 if cell.startswith("RAMB18") else c
+                n += c / 2 if row == "BRAM36" and cell.startswith("RAMB18") else c
         res[row] = n
     return res
 
@@ -140,12 +145,67 @@ def shuffle_rtlil(text, seed):
 class Column:
     """One design of the table: its runs' statistics, and how to make its RTLIL."""
 
-    def __init__(self, name, top, runs, stem, read, cache=False):
+    def __init__(self, name, top, runs, stem, read, cache=False, post="", rows=None):
         self.name, self.top, self.runs, self.stem = name, top, runs, stem
         self.read = read      # yosys commands that read the sources (and set parameters)
+        self.post = post      # yosys commands on the flattened design before it is written
         self.cache = cache    # reuse a run's statistics while its inputs are the same
+        self.rows = ROWS if rows is None else rows  # the rows counted (as ROWS)
         self.results = {}     # run k -> {row: count}
+        self.seconds = {}     # run k -> seconds of its synth_xilinx (0 when reused)
         self.reused = False   # some run's statistics were reused
+
+    def log(self, k):
+        """The Yosys log of run k (synth_xilinx's messages, e.g. its memory mapping)."""
+        return Path(f"{self.stem}-{k}.log")
+
+
+def prepare(col, yosys):
+    """The column's design as RTLIL, and one copy per run with its cells in run k's order."""
+    il = col.stem.with_suffix(".il")
+    log = col.stem.with_suffix(".prep.log")
+    post = f"{col.post}; " if col.post else ""
+    run([*yosys, "-q", "-l", rel(log), "-p",
+         f"{col.read}; hierarchy -top {col.top}; proc; flatten; {post}write_rtlil {rel(il)}"], log)
+    text = il.read_text()
+    for k in range(col.runs):
+        Path(f"{col.stem}-{k}.il").write_text(shuffle_rtlil(text, k) if k else text)
+
+
+def synth(col, k, yosys, options, version):
+    """Run k of the column: synth_xilinx on its RTLIL, the statistics in <stem>-k.stat and the log in
+    <stem>-k.log; a column with `cache` reuses them while the RTLIL, the script and Yosys are the
+    same. Returns (col, k, {row: count}, reused)."""
+    stem = Path(f"{col.stem}-{k}")
+    script = f"read_rtlil {rel(stem)}.il; synth_xilinx {options} -top {col.top}; tee -q -o {rel(stem)}.stat stat"
+    key = hashlib.sha256(f"{version}\n{script}\n".encode() + Path(f"{stem}.il").read_bytes()).hexdigest()
+    keyfile, stat, log = stem.with_suffix(".key"), stem.with_suffix(".stat"), col.log(k)
+    reused = (col.cache and keyfile.is_file() and stat.is_file() and log.is_file()
+              and keyfile.read_text() == key)
+    t0 = time.monotonic()
+    if not reused:
+        keyfile.unlink(missing_ok=True)
+        run([*yosys, "-q", "-l", rel(log), "-p", script], log)
+        keyfile.write_text(key)
+    col.seconds[k] = time.monotonic() - t0 if not reused else 0.0
+    return col, k, counts(stat.read_text(), col.rows), reused
+
+
+def synth_columns(columns, yosys, options, version, jobs):
+    """Prepare every column and run its runs, `jobs` Yosys processes at a time; fills col.results."""
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(lambda c: prepare(c, yosys), columns))
+        work = [(c, k) for c in columns for k in range(c.runs)]
+        for col, k, res, reused in pool.map(lambda j: synth(*j, yosys, options, version), work):
+            col.results[k] = res
+            col.reused = col.reused or reused
+
+
+def print_table(names, lines, width):
+    """The table: a header of column names, then (label, [cell text]) lines, right-aligned."""
+    print(f"{'resource':<14}" + "".join(f"{n:>{width}}" for n in names))
+    for label, cells in lines:
+        print(f"{label:<14}" + "".join(f"{x:>{width}}" for x in cells))
 
 
 def main():
@@ -200,35 +260,7 @@ def table(args):
             columns.append(Column(f"{conf} VHDL", "dcqcn_rl", args.runs, work / f"{conf}-vhdl",
                                   f"read_verilog {rel(net)}"))
 
-    def prepare(col):
-        """The column's design as RTLIL, and one copy per run with its cells in run k's order."""
-        il = col.stem.with_suffix(".il")
-        log = col.stem.with_suffix(".prep.log")
-        run([*yosys, "-q", "-l", rel(log), "-p",
-             f"{col.read}; hierarchy -top {col.top}; proc; flatten; write_rtlil {rel(il)}"], log)
-        text = il.read_text()
-        for k in range(col.runs):
-            Path(f"{col.stem}-{k}.il").write_text(shuffle_rtlil(text, k) if k else text)
-
-    def synth(job):
-        col, k = job
-        stem = Path(f"{col.stem}-{k}")
-        script = f"read_rtlil {rel(stem)}.il; synth_xilinx {options} -top {col.top}; tee -q -o {rel(stem)}.stat stat"
-        key = hashlib.sha256(f"{version}\n{script}\n".encode() + Path(f"{stem}.il").read_bytes()).hexdigest()
-        keyfile, stat = stem.with_suffix(".key"), stem.with_suffix(".stat")
-        reused = col.cache and keyfile.is_file() and stat.is_file() and keyfile.read_text() == key
-        if not reused:
-            keyfile.unlink(missing_ok=True)
-            run([*yosys, "-q", "-l", f"{rel(stem)}.log", "-p", script], stem.with_suffix(".log"))
-            keyfile.write_text(key)
-        return col, k, counts(stat.read_text()), reused
-
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(prepare, columns))
-        jobs = [(c, k) for c in columns for k in range(c.runs)]
-        for col, k, res, reused in pool.map(synth, jobs):
-            col.results[k] = res
-            col.reused = col.reused or reused
+    synth_columns(columns, yosys, options, version, args.jobs)
     report(args, columns, flow_text, time.monotonic() - start)
 
 
@@ -263,15 +295,16 @@ def report(args, columns, flow_text, seconds):
     if surf and surf.reused:
         print("upstream SURF: statistics reused from a previous run with the same netlist, script and Yosys")
     print()
-    print(f"{'resource':<14}" + "".join(f"{n:>{w}}" for n in names))
     lines = [("LUT min", "LUT", "min"), ("LUT median", "LUT", "median"), ("LUT max", "LUT", "max")]
     lines += [(r, r, "max") for r in ROWS if r != "LUT"]
+    table_lines = []
     for label, row, how in lines:
         cells = [fmt(figure(c, row, how)) for c in ours]
         cells.append(fmt(TABLE_I[row]) if row in TABLE_I and how == "max" else "-")
         if surf:
             cells.append(fmt(figure(surf, row, how)))
-        print(f"{label:<14}" + "".join(f"{x:>{w}}" for x in cells))
+        table_lines.append((label, cells))
+    print_table(names, table_lines, w)
     varying = [f"{c.name} {r} {fmt(figure(c, r, 'min'))}..{fmt(figure(c, r, 'max'))}"
                for c in columns for r in ROWS if r != "LUT" and figure(c, r, "min") != figure(c, r, "max")]
     print("rows other than LUT: the max over the runs" + (f" (varying: {'; '.join(varying)})" if varying else
