@@ -16,45 +16,37 @@
 //! run is a function of (scenario, QPS, seed).
 
 use dcqcn_harness::rng::Rng;
-use dcqcn_model::mq::{MqAxilIn, MqInputs, MqOutputs, QpEvent};
+use dcqcn_model::mq::{regmap, MqAxilIn, MqInputs, MqOutputs, QpEvent};
 use std::collections::{BinaryHeap, VecDeque};
 
-/// Base address of QP q's window (spec-mq 6.3).
+/// Base address of QP q's window (spec-mq 6.3), from the generated register map.
 pub fn window(q: u32, off: u32) -> u32 {
-    0x10_0000 + (q << 8) + off
+    regmap::qp_addr(q, off)
 }
 
-/// Global word addresses used by the scenarios (spec-mq 6.2).
+/// Global word addresses and window offsets used by the scenarios (spec-mq 6.2, 6.3): the
+/// generated register map's (`regmap/dcqcn_mq_regs.rdl`).
 pub mod reg {
-    pub const STATUS: u32 = 0x00C;
-    pub const ENABLES: u32 = 0x010;
-    pub const CNP_MERGE_PERIOD: u32 = 0x014;
-    pub const NOCNP_TIMER_TH: u32 = 0x018;
-    pub const BYTE_CNT_TH: u32 = 0x01C;
-    pub const MAX_RATE: u32 = 0x020;
-    pub const ALPHA_TIMER_TH: u32 = 0x024;
-    pub const ALPHA_CFG: u32 = 0x028;
-    pub const RATE_AI: u32 = 0x02C;
-    pub const RATE_HAI: u32 = 0x030;
-    pub const RATE_MIN: u32 = 0x034;
-    pub const INC_CFG: u32 = 0x038;
-    pub const CNP_TIMER_THRD: u32 = 0x03C;
-    pub const OST_LIMITS: u32 = 0x040;
-    pub const CREDIT_CAP: u32 = 0x044;
-    pub const CNT_CTRL: u32 = 0x100;
-    pub const CNT_GRANT_BYTES_LO: u32 = 0x124;
-    pub const DFX_CTRL: u32 = 0x170;
-    pub const DFX_SEL: u32 = 0x180;
-    pub const DFX_QP: u32 = 0x190;
-    /// Window word offsets (spec-mq 6.3).
-    pub const QP_WORDS: [u32; 17] = [
-        0x00, 0x04, 0x08, 0x0C, 0x10, 0x18, 0x1C, 0x20, 0x24, 0x28, 0x30, 0x34, 0x38, 0x3C, 0x40,
-        0x44, 0x14,
-    ];
-    pub const QP_RATE: u32 = 0x08;
-    pub const QP_CC_RATE: u32 = 0x28;
-    pub const QP_T_BC: u32 = 0x20;
-    pub const QP_CTRL: u32 = 0x44;
+    use dcqcn_model::mq::regmap;
+    pub use regmap::{
+        ALPHA_CFG, ALPHA_TIMER_TH, BYTE_CNT_TH, CNP_MERGE_PERIOD, CNP_TIMER_THRD, CNT_CTRL,
+        CNT_GRANT_BYTES_LO, CREDIT_CAP, DFX_CTRL, DFX_QP, DFX_SEL, ENABLES, INC_CFG, MAX_RATE,
+        NOCNP_TIMER_TH, OST_LIMITS, QP_CC_RATE, QP_CTRL, QP_RATE, QP_TARGET, QP_T_BC, RATE_AI,
+        RATE_HAI, RATE_MIN, STATUS,
+    };
+    /// An offset inside the window that no word maps (a read or write of it answers DECERR).
+    pub const QP_UNMAPPED: u32 = 0x14;
+    /// Window word offsets: every mapped word in map order (the writable record words first),
+    /// then [`QP_UNMAPPED`].
+    pub const QP_WORDS: [u32; 17] = {
+        let mut w = [QP_UNMAPPED; 17];
+        let mut k = 0;
+        while k < regmap::QP_MAP.len() {
+            w[k] = regmap::QP_MAP[k].0;
+            k += 1;
+        }
+        w
+    };
 }
 
 /// One AXI4-Lite access.
@@ -726,7 +718,7 @@ impl MqBench {
             0 => {
                 let off = reg::QP_WORDS[r.range(0, 9) as usize];
                 let data = match off {
-                    reg::QP_RATE | 0x0C | reg::QP_CC_RATE => r.range(0, 9000) as u32,
+                    reg::QP_RATE | reg::QP_TARGET | reg::QP_CC_RATE => r.range(0, 9000) as u32,
                     reg::QP_T_BC => r.range(0, 0x1_FFFF) as u32,
                     _ => r.next_u64() as u32,
                 };
@@ -894,6 +886,20 @@ pub fn describe_outputs(o: &MqOutputs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The scenarios' window words: the first ten are the writable record words the random
+    /// window writes draw from, the next six the rest of the map, the last one unmapped.
+    #[test]
+    fn window_words_follow_the_register_map() {
+        for (k, &off) in reg::QP_WORDS.iter().enumerate() {
+            let hit = regmap::qp_lookup(window(3, off));
+            match k {
+                0..=9 => assert!(hit.is_some_and(|(q, w)| q == 3 && w.2), "{off:#x}"),
+                10..=15 => assert!(hit.is_some(), "{off:#x}"),
+                _ => assert!(hit.is_none(), "{off:#x}"),
+            }
+        }
+    }
 
     /// A stand-in for the block's grant behaviour: grants every request two cycles later and
     /// answers every AXI access; enough to drive the bench's loops.
