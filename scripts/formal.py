@@ -663,7 +663,7 @@ def check_width(args, config):
     work.mkdir(parents=True)
     t0 = time.monotonic()
     c0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    ns = argparse.Namespace(data_bytes=data_bytes, clk_freq_hz=None, line_rate=None,
+    ns = argparse.Namespace(top="dcqcn_rl", qps=None, data_bytes=data_bytes, clk_freq_hz=None, line_rate=None,
                             src=args.vhdl_dir, ghdl="ghdl", generic=FEATURES[features]["vhdl"])
     try:
         verilog, _, _ = v2v.synth(ns)
