@@ -22,6 +22,7 @@ pub mod config;
 pub mod credit_gate;
 pub mod fixed;
 pub mod mq;
+pub mod nscc;
 pub mod params;
 pub mod profiles;
 pub mod rate_dec;
