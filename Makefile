@@ -203,10 +203,12 @@ FORMAL_WIDTHS ?= 8 32 64
 FORMAL_BASE_WIDTHS ?= 8
 # The multi-QP block (docs/formal.md, "The multi-QP block"): dcqcn_mq_core at FORMAL_MQ_QPS and the
 # picker dcqcn_mq_rr on its own at FORMAL_MQ_RR_N (scripts/formal_mq.py). The core is not in the
-# default yet: at QPS 4 its step obligation needs more than 25 min of CPU (docs/formal.md), over the
-# CI budget; `make formal FORMAL_MQ_QPS=4` runs it. QPS 1 (spec-mq 9) cannot be run: GHDL 2.0's
-# synthesis stops with an internal error on the 1-entry RAMs it has there. The picker at N = 4096
-# (spec-mq 9) takes about 6.5 min of CPU: `make formal FORMAL_MQ_RR_N="64 65 4096"`.
+# default yet: at QPS 4 its step obligation now runs in about 1.5 min of CPU per pass, but it FAILS
+# (docs/formal.md, "The multi-QP block"): from some states of the register relation the two HDLs
+# drive different memory write data (u_grant.mem_gcnt, the visit's records), which dcqcn_mq_mem's
+# byp_data_q captures in every cycle; `make formal FORMAL_MQ_QPS=4` runs it. QPS 1 (spec-mq 9) cannot be run:
+# GHDL 2.0's synthesis stops with an internal error on the 1-entry RAMs it has there. The picker at
+# N = 4096 (spec-mq 9) takes about 6.5 min of CPU: `make formal FORMAL_MQ_RR_N="64 65 4096"`.
 FORMAL_MQ_QPS ?=
 FORMAL_MQ_RR_N ?= 64 65
 formal: deps

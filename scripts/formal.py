@@ -194,6 +194,15 @@ MEMORY_WORD = re.compile(r"\$memory\\(?:(u_\w+)\.)?(\w+)\[(\d+)\]\$\d+")
 
 
 NORMALISE = "opt_expr; opt_merge; wreduce; opt_clean"
+# formal_mq.py, after equiv_make: the bitwise, multiplexer and comparison cells split into one
+# cell per bit, constants propagated and equal cells of the two sides merged (the $equiv cells
+# left alone). equiv_simple imports whole cells into a SAT problem: a bit of the twin's record
+# multiplexers (GHDL builds the next value of a whole record `v` in one chain of wide $mux cells)
+# brings in the other bits of the record, hundreds of thousands of literals per $equiv. The
+# arithmetic cells ($add, $mul, $lt, ...) stay whole.
+BIT_LEVEL = ("simplemap t:$mux t:$and t:$or t:$not t:$xor t:$xnor t:$reduce_and t:$reduce_or "
+             "t:$reduce_bool t:$logic_not t:$logic_and t:$logic_or t:$eq t:$ne; "
+             "opt_expr t:$equiv %n; opt_merge t:$equiv %n; opt_clean; ")
 
 
 # spec 2: the feature configurations proven (the SV's parameters, the twin's generics)
@@ -369,7 +378,7 @@ def substitute(mod, subst):
         net["bits"] = fix(net["bits"])
 
 
-def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=()):
+def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=(), free_cuts=None):
     """The module with its flip-flops turned into state:/next: ports (docstring of the script).
 
     fields: [(name, Q bits)] of this side; sv_only: [(name, Q bits or None)] (None on the VHDL
@@ -432,7 +441,9 @@ def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=()):
     m["ports"] = ports
     substitute(m, subst)
     # next values must not read a replaced bit through the port list
-    if mode == "step":
+    if mode == "step" and free_cuts is not None:
+        free_cut_points(m, tag, *free_cuts)
+    elif mode == "step":
         cut_points(m, tag, cutpoints, free_bits)
     return m
 
@@ -463,6 +474,54 @@ def cut_points(m, tag, cutpoints, free_bits):
             if cell["port_directions"][port] == "input":
                 cell["connections"][port] = [rewire.get(b, b) if isinstance(b, int) else b
                                              for b in conn]
+
+
+def free_cut_points(m, tag, plan, fresh):
+    """Cut the module at free cut points (formal_mq.py): every cell and output port of EITHER side
+    that reads a cut point reads the shared input `cut:<net>` instead, and the cut point's driver
+    becomes the output port `<net>` (its obligation). plan: {net: [(SV bit, twin bit)]}, the bits
+    of the net in the two designs, position by position; fresh: {SV bit: input bit}, the same for
+    both sides. A net that is a second name of bits already cut in the SV but its own signal in the
+    twin (the twin computes each copy of a memory's read address apart) reads the first name's
+    input on both sides, and its obligation proves the twin's copy equal to the SV's signal. A bit
+    that is a constant on either side is not cut (its readers keep their drivers).
+
+    This is a stronger claim than cut_points() (each obligation holds for every value of the cut
+    points, not only for the SV's): each $equiv is proven over the logic between cut points only.
+    It composes in the same way: the obligations of the cut points, in the (acyclic) order of the
+    netlists, make the twin's value of every cut point the SV's, and the SV's is a value of the
+    free input, so every other obligation holds of the real designs."""
+    side = 0 if tag == "sv" else 1
+    rewire = {}
+    for name in sorted(plan):
+        m["ports"][name] = {"direction": "output", "bits": [p[side] for p in plan[name]]}
+        for pair in plan[name]:
+            if all(isinstance(b, int) for b in pair):
+                target = fresh[pair[0]]
+                if rewire.setdefault(pair[side], target) != target:
+                    raise Error(f"cut point {name}: a {tag} bit is also another cut point's, with other SV bits")
+    for name, new in free_cut_inputs(plan, fresh).items():
+        m["ports"][f"cut:{name}"] = {"direction": "input", "bits": [f for _, f in new]}
+    for cell in m["cells"].values():
+        for port, conn in cell["connections"].items():
+            if cell["port_directions"][port] == "input":
+                cell["connections"][port] = [rewire.get(b, b) if isinstance(b, int) else b
+                                             for b in conn]
+    for name, p in m["ports"].items():
+        if p["direction"] == "output" and name not in plan:
+            p["bits"] = [rewire.get(b, b) if isinstance(b, int) else b for b in p["bits"]]
+
+
+def free_cut_inputs(plan, fresh):
+    """{net: [(bit position, input bit)]}: the bits of the input port `cut:<net>`, those of the
+    net's bits that no earlier net (in name order) has introduced (free_cut_points)."""
+    out, introduced = {}, set()
+    for name in sorted(plan):
+        for i, (sb, vb) in enumerate(plan[name]):
+            if isinstance(sb, int) and isinstance(vb, int) and fresh[sb] not in introduced:
+                introduced.add(fresh[sb])
+                out.setdefault(name, []).append((i, fresh[sb]))
+    return out
 
 
 width_of = {}
@@ -534,9 +593,10 @@ def check_driven(m, side, mode):
                     raise Error(f"{mode} {side}: output {name} has an undriven bit")
 
 
-def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir, cps=None):
+def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir, cps=None, free_plan=None):
     """The two cut designs of one obligation, written as JSON; cps: the cut points ({net: width},
-    step only; None: those of dcqcn_rl, cutpoints())."""
+    step only; None: those of dcqcn_rl, cutpoints()); free_plan: free cut points instead
+    ({net: [(SV bit, twin bit)]}, free_cut_points(); step only)."""
     nmax = 0
     for mod in (sv, vh):
         for coll in (mod["netnames"].values(), mod["ports"].values()):
@@ -552,9 +612,19 @@ def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir, cps=None):
         cps = {}
     elif cps is None:
         cps = cutpoints(sv, vh, sv_q2d, vh_q2d, sv_dir)
-    gold = cut(sv, sv_q2d, [(v, s) for v, _, s, _ in pairs], sv_only, "gold", mode, free, cps)
+    free_cuts = None
+    if mode == "step" and free_plan is not None:
+        cps = {n: len(p) for n, p in free_plan.items()}
+        fresh = {}
+        for plan in free_plan.values():
+            for sb, vb in plan:
+                if isinstance(sb, int) and isinstance(vb, int) and sb not in fresh:
+                    fresh[sb] = free[0]
+                    free[0] += 1
+        free_cuts = (free_plan, fresh)
+    gold = cut(sv, sv_q2d, [(v, s) for v, _, s, _ in pairs], sv_only, "gold", mode, free, cps, free_cuts)
     gate = cut(vh, vh_q2d, [(v, h) for v, _, _, h in pairs], [(n, None) for n, _ in sv_only], "gate",
-               mode, free, cps)
+               mode, free, cps, free_cuts)
     # every x constant a cell reads becomes a free input bit (chosen independently for each bit
     # and each side), so the proof holds whatever value synthesis or simulation gives an x
     undef = {}
@@ -593,16 +663,43 @@ def build(work, sv, vh, pairs, sv_only, sv_q2d, vh_q2d, mode, sv_dir, cps=None):
         diff = sorted(set(gp.items()) ^ set(hp.items()))
         raise Error(f"{mode}: port lists differ: {diff[:4]}")
     (work / f"{mode}_cutpoints.txt").write_text("".join(f"{c}\n" for c in sorted(cps)))
+    if free_cuts is not None:
+        # for prove()'s second pass: `cut:<net>` bit k is bit position_k of the net
+        (work / f"{mode}_cutinputs.txt").write_text("".join(
+            f"{n} {' '.join(str(i) for i, _ in new)}\n" for n, new in free_cut_inputs(*free_cuts).items()))
     ncp = sum(cps.values())
     # the cut points are output ports now (cut_points): counted among the outputs
     return (sum(w for d, w in gp.values() if d == "output"), {k: len(v) for k, v in undef.items()},
             ncp)
 
 
-def prove(work, mode):
-    """equiv_make + equiv_simple + equiv_status; (cells, proven, unproven names)."""
+def prove(work, mode, free_cuts=False, bit_level=False):
+    """equiv_make + equiv_simple + equiv_status; (cells, proven, unproven names). free_cuts: the
+    cut points are free inputs of both sides (free_cut_points()), not driven by the SV's value;
+    bit_level: BIT_LEVEL before equiv_simple."""
     log = work / f"{mode}.log"
-    cuts = (work / f"{mode}_cutpoints.txt").read_text().split()
+    cuts = [] if free_cuts else (work / f"{mode}_cutpoints.txt").read_text().split()
+    second = ""
+    if free_cuts:
+        # Two passes. The first proves each $equiv for every value of the free cut points. What
+        # it leaves depends on how a cut point relates to the signals beside it (a read address
+        # and the write address of the same cycle, the visit's `inc` and its phase), so the
+        # second pass drives every `cut:<net>` with the SV's value of the net, as cut_points()
+        # does, and proves the rest with the cones reaching back through the SV's logic. A
+        # proof of the first pass holds for the SV's values too, so the two make the claim of
+        # cut_points(). equiv_simple leaves the proven cells alone (their B is their A).
+        for ln in (work / f"{mode}_cutinputs.txt").read_text().splitlines():
+            net, *pos = ln.split()
+            second += f"delete -port w:cut:{net}; "
+            k = 0
+            while k < len(pos):  # runs of consecutive positions, one connect each
+                j = k
+                while j + 1 < len(pos) and int(pos[j + 1]) == int(pos[j]) + 1:
+                    j += 1
+                second += (f"connect -nounset -set cut:{net}[{j}:{k}] "
+                           f"{net}_gold[{pos[j]}:{pos[k]}]; ")
+                k = j + 1
+        second += "equiv_simple; "
     p = run(["yosys", "-p",
              f"read_json {work / (mode + '_gold.json')}; read_json {work / (mode + '_gate.json')}; "
              # the same word-level clean-up on both (combinational) sides, so that operators
@@ -612,7 +709,8 @@ def prove(work, mode):
              # the cut points: the twin's reads of `cut:<net>` read the SV's value (cut_points)
              + "".join(f"delete -port w:cut:{c}; connect -nounset -set cut:{c} {c}_gold; " for c in cuts)
              + "setattr -set keep 1 t:$equiv; opt_merge t:$equiv %n; opt_clean; "
-             "equiv_simple; equiv_status; "
+             + (BIT_LEVEL if bit_level else "")
+             + "equiv_simple; " + second + "equiv_status; "
              # what is left after removing the proven cells: the unproven ones, named by their Y
              f"equiv_remove; tee -q -o {work / (mode + '_unproven.il')} dump t:$equiv"], log)
     out = p.stdout + p.stderr
