@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check import-cycles clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf advcam sweep fuzz-parsers stim-standalone \
+.PHONY: all deps cosim test lint fmt-check import-cycles clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf net-mq advcam sweep fuzz-parsers stim-standalone \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -49,6 +49,7 @@ help:
 	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make surf-cocotb SURF_DIR=...  SURF's own cocotb test of RoCEv2Dcqcn with the upstream model as scoreboard (GHDL)"
+	@echo "make net-mq    64 QPs on 4 NICs on the multi-QP block into one receiver (out/net/mq-incast/)"
 	@echo "make surf-cocotb-defects SURF_DIR=...  three planted defects: SURF's verdict and the scoreboard's"
 	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
@@ -184,6 +185,11 @@ advcam:
 sweep:
 	$(CARGO) run --release -q -p dcqcn-cli -- net sweep --x registers.inc_interval=500us..64000us:8 \
 	  --y receiver.cnp_interval=4us..1024us:5 --duration 0.2 --out out/net/sweep
+
+# 64 QPs on 4 NICs, each NIC the multi-QP block stepped every cycle (profile mq; about 40 s of one
+# core; docs/paper-reproduction.md, mq-incast).
+net-mq:
+	$(CARGO) run --release -q -p dcqcn-cli -- net mq-incast --out out/net
 
 # make synth: one table of resources (scripts/synth.sh lists its variables: HDL, SURF_DIR, SYNTH_RUNS,
 # SYNTH_SURF_RUNS, SYNTH_FLOW, SYNTH_JOBS, DATA_BYTES); exit 1 names each failing figure.

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 pub struct NetArgs {
     #[command(subcommand)]
     pub scale: Option<crate::net_scale::ScaleCmd>,
-    /// fig9, fig11, fig12, fig13, fig14, fig4, fig5, or all.
+    /// fig9, fig11, fig12, fig13, fig14, fig4, fig5, or all (the paper's); mq-incast (64 QPs on
+    /// 4 NICs with the multi-QP block, run by name only).
     #[arg(required = true)]
     pub experiment: Option<String>,
     /// Network parameters (TOML) applied over the experiment's defaults.
@@ -27,8 +28,9 @@ pub struct NetArgs {
     /// Simulated time in seconds (overrides the file).
     #[arg(long)]
     pub duration: Option<f64>,
-    /// Every sender's rate limiter: `ours` (our block) or `surf` (the upstream SURF block as
-    /// deployed, bit-exact to its VHDL); overrides the file's `profile` keys.
+    /// Every sender's rate limiter: `ours` (our block), `surf` (the upstream SURF block as
+    /// deployed, bit-exact to its VHDL) or `mq` (a NIC: `sender.qps` QPs, default 1, behind one
+    /// port on the multi-QP block); overrides the file's `profile` keys.
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<Profile>,
     /// No progress bar.

@@ -133,16 +133,20 @@ pub enum Profile {
     /// The upstream SURF block as deployed: `dcqcn_surf::model::SurfLimiter`, the wrapper's
     /// 32-byte beats, bit-exact to upstream's VHDL (docs/surf-upstream.md).
     Surf,
+    /// A NIC: `sender.qps` queue pairs behind one port, sharing the multi-QP block
+    /// `dcqcn_model::mq::MqBlock` (docs/spec-mq.md; [`crate::nic`]). Each flow is one QP.
+    Mq,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 2] = [Profile::Ours, Profile::Surf];
+    pub const ALL: [Profile; 3] = [Profile::Ours, Profile::Surf, Profile::Mq];
 
     /// The name in parameter files and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Profile::Ours => "ours",
             Profile::Surf => "surf",
+            Profile::Mq => "mq",
         }
     }
 
@@ -151,7 +155,7 @@ impl Profile {
         Profile::ALL
             .into_iter()
             .find(|p| p.name() == name)
-            .ok_or_else(|| format!("unknown profile `{name}` (known: ours, surf)"))
+            .ok_or_else(|| format!("unknown profile `{name}` (known: ours, surf, mq)"))
     }
 }
 
@@ -166,6 +170,9 @@ pub struct SenderCfg {
     /// Advance uneventful stretches with `RateLimiter::skip` (false: step every cycle; the results
     /// are the same, only slower).
     pub skip: bool,
+    /// QPs per sender with profile `mq` (the block's `QPS`, 1..=4096, spec-mq 2); each sender is
+    /// then a NIC and carries this many flows. Other profiles: 1.
+    pub qps: u32,
 }
 
 /// One sender's flow.
@@ -239,6 +246,7 @@ impl NetConfig {
                 mac_fifo_bytes: None,
                 cnp_pulse_cycles: 4,
                 skip: true,
+                qps: 1,
             },
             leaves: vec![],
             flows: vec![],
@@ -445,10 +453,20 @@ impl NetConfig {
                 format!("one to {MAX_SENDERS} senders, at least one per leaf"),
             ));
         }
-        if self.flows.len() != self.senders() {
+        self.validate_nic(&err)?;
+        if self.flows.len() != self.flow_count() {
             return Err(err(
                 "flow",
-                format!("{} flows for {} senders", self.flows.len(), self.senders()),
+                if self.is_nic() {
+                    format!(
+                        "{} flows for {} NICs of {} QPs: give one per QP",
+                        self.flows.len(),
+                        self.senders(),
+                        self.sender.qps
+                    )
+                } else {
+                    format!("{} flows for {} senders", self.flows.len(), self.senders())
+                },
             ));
         }
         if self.sample_ps > self.duration_ps {
@@ -483,6 +501,77 @@ impl NetConfig {
                     self.duration_ps / self.sample_ps,
                     self.flows.len() + self.switch_count()
                 ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The senders are NICs with QPs (profile `mq`): the first flow's profile (every flow has the
+    /// same then, [`NetConfig::validate`]).
+    pub fn is_nic(&self) -> bool {
+        self.flows.first().is_some_and(|f| f.profile == Profile::Mq)
+    }
+
+    /// Flows each sender carries: `sender.qps` for NICs, else 1.
+    pub fn flows_per_sender(&self) -> usize {
+        if self.is_nic() {
+            self.sender.qps as usize
+        } else {
+            1
+        }
+    }
+
+    /// Flows of the topology (saturating): senders times [`NetConfig::flows_per_sender`], leaf by
+    /// leaf, a NIC's QPs in order.
+    pub fn flow_count(&self) -> usize {
+        self.senders().saturating_mul(self.flows_per_sender())
+    }
+
+    /// The checks of NIC senders (profile `mq`): every flow or none, `sender.qps` the block's
+    /// `QPS`, the link rate its `LINE_RATE` (spec-mq 2), at most [`MAX_FLOWS`] flows.
+    fn validate_nic(&self, err: &dyn Fn(&str, String) -> NetError) -> Result<(), NetError> {
+        let nic = self.is_nic();
+        if let Some(k) = self
+            .flows
+            .iter()
+            .position(|f| (f.profile == Profile::Mq) != nic)
+        {
+            return Err(err(
+                &format!("flow[{k}].profile"),
+                "profile \"mq\" makes every sender a NIC: give it to every flow (sender.profile) or to none".into(),
+            ));
+        }
+        let qps = self.sender.qps;
+        if !nic {
+            if qps != 1 {
+                return Err(err(
+                    "sender.qps",
+                    format!("{qps}: QPs per sender other than 1 need profile \"mq\" (a NIC with the multi-QP block)"),
+                ));
+            }
+            return Ok(());
+        }
+        if !(1..=MAX_QPS).contains(&qps) {
+            return Err(err(
+                "sender.qps",
+                format!("{qps}: QPs per NIC must be 1..={MAX_QPS} (the multi-QP block's QPS, spec-mq 2)"),
+            ));
+        }
+        if self.flow_count() > MAX_FLOWS {
+            return Err(err(
+                "sender.qps",
+                format!(
+                    "{} NICs of {qps} QPs = {} flows: at most {MAX_FLOWS}",
+                    self.senders(),
+                    self.flow_count()
+                ),
+            ));
+        }
+        let rate = self.link.rate_bits_per_s;
+        if let Err(e) = crate::nic::mq_params(qps, &self.link) {
+            return Err(err(
+                "link.rate",
+                format!("{rate} bit/s is not a line rate the multi-QP block can take ({e}; LINE_RATE is bytes/s in 32 bits)"),
             ));
         }
         Ok(())
@@ -526,9 +615,18 @@ pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
 pub const MAX_CNP_PULSE_CYCLES: u32 = 1 << 20;
 /// Senders of a topology (`topology.leaves` summed).
 pub const MAX_SENDERS: usize = 1024;
+/// QPs of a NIC (`sender.qps`): the multi-QP block's largest `QPS` (spec-mq 2).
+pub const MAX_QPS: u32 = dcqcn_model::mq::params::MAX_QPS;
+/// Flows of a network: a frame names its flow in 16 bits.
+pub const MAX_FLOWS: usize = 1 << 16;
 /// Samples times the flows and switches each records, in one run: about 40 bytes each in
 /// memory, and as much again in the CSV (160 MB each at the bound).
 pub const MAX_SAMPLE_CELLS: u64 = 4_000_000;
+
+/// The name of QP `qp` of NIC `nic`: `nic2_qp15`.
+pub fn nic_flow_name(nic: usize, qp: usize) -> String {
+    format!("nic{nic}_qp{qp}")
+}
 
 /// The model's clock period in picoseconds.
 pub fn cycle_ps(p: &Params) -> u64 {
@@ -603,6 +701,8 @@ struct SenderFile {
     skip: F<bool>,
     /// Every flow's block, unless the flow names its own.
     profile: F<String>,
+    /// QPs per NIC (profile `mq`).
+    qps: F<u32>,
 }
 
 #[derive(Deserialize)]
@@ -814,6 +914,7 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
             &mut c.cnp_pulse_cycles,
         )?;
         r.copy(&s.skip, "sender.skip", &mut c.skip)?;
+        r.copy(&s.qps, "sender.qps", &mut c.qps)?;
         let mut profile = None;
         r.set(&s.profile, "sender.profile", &mut profile, |n: String| {
             Profile::from_name(&n).map(Some)
@@ -846,6 +947,21 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
                     cfg.flows.push(f);
                 }
                 cfg.flows.truncate(n);
+            }
+        }
+    }
+    // A NIC carries `sender.qps` flows: flows added run the last flow's configuration, as senders
+    // added by `topology.leaves` do (a count out of bounds is left to `validate` to name).
+    let n = cfg.flow_count();
+    if cfg.is_nic() && (1..=MAX_QPS).contains(&cfg.sender.qps) && n <= MAX_FLOWS {
+        if let Some(last) = cfg.flows.last().cloned() {
+            if cfg.flows.len() != n {
+                cfg.flows.resize(n, last);
+                // Every flow renamed: the old names no longer say which NIC and QP.
+                let qps = cfg.flows_per_sender();
+                for (k, f) in cfg.flows.iter_mut().enumerate() {
+                    f.name = nic_flow_name(k / qps, k % qps);
+                }
             }
         }
     }

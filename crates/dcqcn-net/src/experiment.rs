@@ -12,6 +12,7 @@ pub mod fig4;
 pub mod fig5;
 pub mod fig9;
 mod incast;
+pub mod mq_incast;
 mod tree;
 
 pub use common::jain;
@@ -34,6 +35,14 @@ pub trait Experiment: Sync {
     /// Runs `cfg` (validated: [`NetConfig::validate`]) and analyses the run; `progress` is called
     /// now and then with the fraction of the simulated time done.
     fn run(&self, cfg: &NetConfig, progress: &mut dyn FnMut(f64)) -> Outcome;
+    /// It runs on the network (false: one limiter alone, which profile `mq`, a NIC, cannot be).
+    fn on_network(&self) -> bool {
+        true
+    }
+    /// The heading of the table's third column: what each measured value is compared with.
+    fn reference(&self) -> &'static str {
+        "paper"
+    }
 }
 
 /// The experiments, in the order `all` runs them.
@@ -47,14 +56,18 @@ pub static ALL: [&dyn Experiment; 7] = [
     &fig5::Fig5,
 ];
 
-/// The names of [`ALL`].
+/// Experiments beyond the paper's, run only by name (not by `all`).
+pub static MORE: [&dyn Experiment; 1] = [&mq_incast::MqIncast];
+
+/// The names of [`ALL`] and [`MORE`].
 pub fn names() -> Vec<&'static str> {
-    ALL.iter().map(|e| e.name()).collect()
+    ALL.iter().chain(MORE.iter()).map(|e| e.name()).collect()
 }
 
 /// The experiment called `name`.
 pub fn by_name(name: &str) -> Result<&'static dyn Experiment, NetError> {
     ALL.iter()
+        .chain(MORE.iter())
         .copied()
         .find(|e| e.name() == name)
         .ok_or_else(|| NetError::UnknownExperiment {
@@ -97,6 +110,8 @@ pub(crate) fn row(quantity: &str, measured: String, paper: &str) -> Row {
 pub struct Report {
     pub experiment: String,
     pub title: String,
+    /// The heading of the table's third column ([`Experiment::reference`]).
+    pub reference: String,
     pub rows: Vec<Row>,
     pub files: Vec<String>,
     pub simulated_s: f64,
@@ -110,8 +125,8 @@ impl Report {
     /// The table in Markdown.
     pub fn table(&self) -> String {
         let mut s = format!(
-            "### {} — {}\n\n| quantity | measured | paper |\n|---|---|---|\n",
-            self.experiment, self.title
+            "### {} — {}\n\n| quantity | measured | {} |\n|---|---|---|\n",
+            self.experiment, self.title, self.reference
         );
         for r in &self.rows {
             let _ = writeln!(s, "| {} | {} | {} |", r.quantity, r.measured, r.paper);
@@ -151,6 +166,7 @@ pub fn run(
     let mut report = Report {
         experiment: name.to_string(),
         title: format!("{}{senders}", experiment.title()),
+        reference: experiment.reference().to_string(),
         rows: out.rows,
         files,
         simulated_s: out.simulated_s,
@@ -166,6 +182,12 @@ pub fn run(
 /// What titles add when a sender is not our block: ` (senders: upstream SURF block)`, or the
 /// count of each profile in a mixed network; empty when every sender is ours.
 pub fn senders_note(cfg: &NetConfig) -> String {
+    if cfg.is_nic() {
+        return format!(
+            " (senders: NICs of {} QPs on the multi-QP block)",
+            cfg.sender.qps
+        );
+    }
     let surf = cfg
         .flows
         .iter()
@@ -218,9 +240,27 @@ pub fn plan(
                 cfg.seed = seed;
             }
             if let Some(p) = overrides.profile {
+                if p == Profile::Mq && !e.on_network() {
+                    return Err(NetError::Flag {
+                        flag: "--profile".into(),
+                        message: format!(
+                            "mq: {} runs one single-flow limiter without a network; profile mq is a NIC on the network",
+                            e.name()
+                        ),
+                    });
+                }
                 for f in &mut cfg.flows {
                     f.profile = p;
                 }
+            }
+            if !e.on_network() && cfg.is_nic() {
+                return Err(NetError::Flag {
+                    flag: "sender.profile".into(),
+                    message: format!(
+                        "mq: {} runs one single-flow limiter without a network; profile mq is a NIC on the network",
+                        e.name()
+                    ),
+                });
             }
             if let Some(d) = overrides.duration_s {
                 if !(d > 0.0 && d <= 100.0) {

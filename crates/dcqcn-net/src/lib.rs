@@ -9,7 +9,8 @@
 //! ingress port; a receiver that sends CNPs at most once per flow per interval.
 //!
 //! - [`config`]: the parameters (TOML, defaults from the paper and the DCQCN paper) and their errors;
-//! - [`sender`], [`switch`], [`sim`]: the components and the event loop;
+//! - [`sender`], [`switch`], [`sim`]: the components and the event loop; [`nic`]: a NIC whose
+//!   QPs share one port through the multi-QP block (profile `mq`, docs/spec-mq.md);
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
 //! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
 //!   measured-vs-paper tables; [`csv_out`]: their CSV files;
@@ -32,6 +33,7 @@ pub mod csv_out;
 pub mod emulated;
 pub mod experiment;
 pub mod limiter;
+pub mod nic;
 pub mod out;
 pub mod plot;
 pub mod sender;

@@ -63,9 +63,12 @@ impl Limiter {
     ///
     /// # Panics
     /// If `registers` has a field upstream lacks at a value other than upstream's (the
-    /// configuration was not validated).
+    /// configuration was not validated), or for profile `mq`, which is a NIC
+    /// ([`crate::nic::NicSender`]), not a single-flow limiter (the network builds NICs for it,
+    /// and the experiments without a network refuse it: `experiment::plan`).
     pub fn new(profile: Profile, registers: Config) -> Limiter {
         match profile {
+            Profile::Mq => panic!("profile mq is a NIC sender, not a single-flow limiter"),
             Profile::Ours => {
                 let mut rl = RateLimiter::new(Params::DEFAULT);
                 rl.set_config(registers);

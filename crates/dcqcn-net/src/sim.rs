@@ -1,7 +1,9 @@
 //! The network and its event loop.
 //!
 //! Topology: senders behind leaf switches; one leaf is a single switch in front of the receiver,
-//! several leaves meet at a root switch. Edge links (sender to leaf) run at `link.rate`, switch uplinks
+//! several leaves meet at a root switch. A sender is one flow behind a single-flow limiter
+//! ([`Sender`]) or, with profile `mq`, a NIC whose QPs are flows sharing one port ([`NicSender`]);
+//! flows are numbered sender by sender, a NIC's QPs in order. Edge links (sender to leaf) run at `link.rate`, switch uplinks
 //! (leaf to root, into the receiver) at `link.uplink_rate` (default the same); data flows toward the
 //! receiver, PFC frames and CNPs flow back.
 //!
@@ -12,6 +14,7 @@
 //! is sequential and seeded, so a run is the same byte for byte.
 
 use crate::config::{NetConfig, PS_PER_S};
+use crate::nic::{NicDeparture, NicSender};
 use crate::sender::Sender;
 use crate::switch::{Action, Packet, Switch, SwitchStats};
 use dcqcn_model::Params;
@@ -56,9 +59,9 @@ enum Ev {
     Deliver {
         pkt: Packet,
     },
-    /// A CNP reaches sender `s`.
+    /// A CNP for flow `f` reaches its sender.
     Cnp {
-        s: usize,
+        f: usize,
     },
     Sample,
 }
@@ -150,10 +153,55 @@ pub enum Schedule {
     Checked,
 }
 
+/// What sits behind an edge port: one flow's sender, or a NIC with its QPs. The single-flow
+/// sender, the hot path of every paper experiment, stays inline (as [`crate::limiter::Limiter`]
+/// keeps our block inline); the NIC, whose block is on the heap anyway, is boxed.
+#[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)]
+enum Port {
+    Flow(Sender),
+    Nic(Box<NicSender>),
+}
+
+impl Port {
+    fn next_departure_cycle(&self) -> u64 {
+        match self {
+            Port::Flow(x) => x.next_departure_cycle(),
+            Port::Nic(n) => n.next_departure_cycle(),
+        }
+    }
+
+    fn pause(&mut self, t: u64, pause_ps: u64) {
+        match self {
+            Port::Flow(x) => x.pause(t, pause_ps),
+            Port::Nic(n) => n.pause(t, pause_ps),
+        }
+    }
+
+    fn stepped_cycles(&self) -> u64 {
+        match self {
+            Port::Flow(x) => x.stepped_cycles,
+            Port::Nic(n) => n.stepped_cycles,
+        }
+    }
+
+    fn skipped_cycles(&self) -> u64 {
+        match self {
+            Port::Flow(x) => x.skipped_cycles,
+            Port::Nic(_) => 0,
+        }
+    }
+}
+
 /// A network ready to run.
 pub struct Network {
     cfg: NetConfig,
-    senders: Vec<Sender>,
+    /// Per sender (edge port), in topology order.
+    senders: Vec<Port>,
+    /// Per sender: its first flow (a NIC's QP q is flow `first_flow + q`).
+    first_flow: Vec<usize>,
+    /// Per flow: its sender and QP (0 for a single-flow sender).
+    flow_at: Vec<(usize, u16)>,
     /// Per sender: its leaf and port.
     attach: Vec<(usize, usize)>,
     switches: Vec<Switch>,
@@ -182,6 +230,7 @@ pub struct Network {
     /// The bounds, earliest first (an entry that no longer matches `bound` is stale).
     due: BinaryHeap<Reverse<(u64, usize)>>,
     departures: Vec<u64>,
+    nic_departures: Vec<NicDeparture>,
     last: Vec<FlowCounters>,
     last_sw: Vec<SwitchStats>,
 }
@@ -238,16 +287,30 @@ impl Network {
             upstream.push((0..nleaf).map(Upstream::Switch).collect());
             downstream.push(None);
         }
-        let senders: Vec<Sender> = cfg
-            .flows
-            .iter()
-            .map(|f| Sender::new(f, &cfg.frame, link, &cfg.sender))
+        let per = cfg.flows_per_sender();
+        let senders: Vec<Port> = if cfg.is_nic() {
+            let p = crate::nic::mq_params(cfg.sender.qps, link)
+                .expect("NetConfig::validate checks the block's parameters");
+            cfg.flows
+                .chunks(per)
+                .map(|qps| Port::Nic(Box::new(NicSender::new(p, qps, &cfg.frame, link))))
+                .collect()
+        } else {
+            cfg.flows
+                .iter()
+                .map(|f| Port::Flow(Sender::new(f, &cfg.frame, link, &cfg.sender)))
+                .collect()
+        };
+        let first_flow: Vec<usize> = (0..senders.len()).map(|s| s * per).collect();
+        let flow_at: Vec<(usize, u16)> = (0..cfg.flows.len())
+            .map(|f| (f / per, (f % per) as u16))
             .collect();
         let control_hop_ps = link.ser_ps(CONTROL_WIRE_BYTES) + link.delay_ps;
         let uplink_hop_ps = uplink.ser_ps(CONTROL_WIRE_BYTES) + uplink.delay_ps;
         // A CNP crosses the uplinks back to the leaf, then the sender's edge link.
         let uplink_hops = if has_root { 2 } else { 1 };
         let n = senders.len();
+        let nflows = flow_at.len();
         let nsw = switches.len();
         let mut net = Network {
             wire_frame_ps: uplink.ser_ps(u64::from(cfg.frame.wire_bytes())),
@@ -260,11 +323,13 @@ impl Network {
                 + control_hop_ps,
             cfg,
             senders,
+            first_flow,
+            flow_at,
             attach,
             switches,
             upstream,
             downstream,
-            flows: vec![FlowCounters::default(); n],
+            flows: vec![FlowCounters::default(); nflows],
             heap: BinaryHeap::new(),
             seq: 0,
             samples: Vec::new(),
@@ -273,7 +338,8 @@ impl Network {
             bound: vec![u64::MAX; n],
             due: BinaryHeap::new(),
             departures: Vec::new(),
-            last: vec![FlowCounters::default(); n],
+            nic_departures: Vec::new(),
+            last: vec![FlowCounters::default(); nflows],
             last_sw: vec![SwitchStats::default(); nsw],
         };
         let first = net.cfg.sample_ps;
@@ -364,8 +430,8 @@ impl Network {
             flow_cnps: self.flows.iter().map(|f| f.cnps).collect(),
             switches: self.switches.iter().map(|s| s.stats).collect(),
             xoff_ps,
-            stepped_cycles: self.senders.iter().map(|s| s.stepped_cycles).sum(),
-            skipped_cycles: self.senders.iter().map(|s| s.skipped_cycles).sum(),
+            stepped_cycles: self.senders.iter().map(Port::stepped_cycles).sum(),
+            skipped_cycles: self.senders.iter().map(Port::skipped_cycles).sum(),
             duration_ps: end,
         }
     }
@@ -410,9 +476,13 @@ impl Network {
                 self.apply(t, sw, actions);
             }
             Ev::Deliver { pkt } => self.deliver(t, pkt),
-            Ev::Cnp { s } => {
+            Ev::Cnp { f } => {
+                let (s, qp) = self.flow_at[f];
                 self.advance_quiet(s, t);
-                self.senders[s].cnp(t);
+                match &mut self.senders[s] {
+                    Port::Flow(x) => x.cnp(t),
+                    Port::Nic(n) => n.cnp(t, qp),
+                }
                 self.rebound(s);
             }
             Ev::Sample => {
@@ -483,7 +553,7 @@ impl Network {
                 self.push(
                     at,
                     Ev::Cnp {
-                        s: pkt.flow as usize,
+                        f: usize::from(pkt.flow),
                     },
                 );
             }
@@ -495,10 +565,14 @@ impl Network {
             self.advance_quiet(s, t);
         }
         let dt = self.cfg.sample_ps as f64 / PS_PER_S as f64;
-        let flows = (0..self.senders.len())
+        let flows = (0..self.flows.len())
             .map(|i| {
                 let (now, last) = (&self.flows[i], &self.last[i]);
-                let st = self.senders[i].limiter().view();
+                let (s, qp) = self.flow_at[i];
+                let st = match &self.senders[s] {
+                    Port::Flow(x) => x.limiter().view(),
+                    Port::Nic(n) => n.view(qp),
+                };
                 FlowSample {
                     payload_gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
                     rc_bytes_per_s: st.rc,
@@ -552,20 +626,41 @@ impl Network {
     /// Advances sender `s` to `t` and schedules the frames it puts on the wire; returns how
     /// many.
     fn advance_sender(&mut self, s: usize, t: u64) -> usize {
-        let mut departures = std::mem::take(&mut self.departures);
-        departures.clear();
-        self.senders[s].advance_to(t, &mut departures);
         let (sw, port) = self.attach[s];
-        for &at in &departures {
-            let pkt = Packet {
-                flow: s as u16,
-                ce: false,
-            };
-            self.push(at, Ev::Arrive { sw, port, pkt });
+        let first = self.first_flow[s];
+        match &mut self.senders[s] {
+            Port::Flow(x) => {
+                let mut departures = std::mem::take(&mut self.departures);
+                departures.clear();
+                x.advance_to(t, &mut departures);
+                for &at in &departures {
+                    let pkt = Packet {
+                        flow: first as u16,
+                        ce: false,
+                    };
+                    self.push(at, Ev::Arrive { sw, port, pkt });
+                }
+                let n = departures.len();
+                self.departures = departures;
+                n
+            }
+            Port::Nic(nic) => {
+                let mut departures = std::mem::take(&mut self.nic_departures);
+                departures.clear();
+                nic.advance_to(t, &mut departures);
+                for &(at, qp) in &departures {
+                    // MAX_FLOWS (NetConfig::validate) keeps every flow number in 16 bits.
+                    let pkt = Packet {
+                        flow: (first + usize::from(qp)) as u16,
+                        ce: false,
+                    };
+                    self.push(at, Ev::Arrive { sw, port, pkt });
+                }
+                let n = departures.len();
+                self.nic_departures = departures;
+                n
+            }
         }
-        let n = departures.len();
-        self.departures = departures;
-        n
     }
 
     /// Advances sender `s` to `t` where its bound says no frame leaves (an input or a sample
@@ -578,6 +673,14 @@ impl Network {
     /// Read access for tests.
     pub fn switch(&self, i: usize) -> &Switch {
         &self.switches[i]
+    }
+
+    /// Sender `s` if it is a NIC (profile `mq`; read access for tests).
+    pub fn nic(&self, s: usize) -> Option<&NicSender> {
+        match &self.senders[s] {
+            Port::Nic(n) => Some(n),
+            Port::Flow(_) => None,
+        }
     }
 }
 

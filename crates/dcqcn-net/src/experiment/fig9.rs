@@ -22,6 +22,10 @@ impl Experiment for Fig9 {
         "emulated switch at 5 Gb/s: alpha caught by each CNP"
     }
 
+    fn on_network(&self) -> bool {
+        false
+    }
+
     fn default_config(&self) -> NetConfig {
         let mut c = NetConfig::default_network();
         c.leaves = vec![1];
