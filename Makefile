@@ -116,6 +116,7 @@ lint:
 	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
 	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl $(VHDL_LINT)
 	@echo "vsg -c rtl/vhdl/vsg.yaml -ap (any error or warning fails)"
+	verilator --lint-only -Wall --timing -Irtl/mq --top-module tb_golden_mq -f rtl/mq/files.f testbench/sv/tb_golden_mq.sv
 	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $(VHDL_LINT) >target/lint/vsg.txt; s=$$?; \
 	  cat target/lint/vsg.txt; \
 	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg.txt; then echo "vsg: violations (above)"; exit 1; fi
@@ -313,7 +314,12 @@ surf-cocotb-defects: surf-cocotb-deps
 	$(PYTHON) scripts/surf_cocotb.py --surf-dir $(SURF_DIR) --defects $(SURF_COCOTB_ARGS)
 
 # Our block's sets (golden/surf/ holds the upstream SURF block's recordings, replayed by the model tests).
-GOLDEN_DIRS = $(filter-out golden/surf/,$(wildcard golden/*/))
+GOLDEN_DIRS = $(filter-out golden/surf/ golden/mq-%,$(wildcard golden/*/))
+# The multi-QP block's sets (manifest `block dcqcn_mq`; docs/golden-format.md): the SV and VHDL run
+# scripts pick tb_golden_mq by the manifest, on Verilator, Icarus and GHDL with the VHDL twin
+# rtl/vhdl/mq/ (no cocotb, netlist or base-configuration replay of them). cocotb gets the
+# single-flow sets by name (GOLDEN_SETS), so it never globs the mq ones.
+GOLDEN_MQ_DIRS = $(wildcard golden/mq-*/)
 
 golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-decerr \
   golden/random-frames-64b golden/trigger-collisions
@@ -321,10 +327,10 @@ golden-check: COCOTB_VHDL_SETS := $(wildcard golden/fuzz-mutant-*) golden/regs-d
 # the VHDL twin (about 1,700 cycles/s there; all of them: make golden-check-base).
 GOLDEN_BASE_VHDL_SETS = golden/base-absent golden/regs-decerr golden/trigger-collisions
 golden-check: deps golden-deps golden-verify
-	testbench/sv/run.sh verilator $(GOLDEN_DIRS)
-	testbench/sv/run.sh icarus $(GOLDEN_DIRS)
-	GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
-	HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_DIRS)
+	testbench/sv/run.sh verilator $(GOLDEN_DIRS) $(GOLDEN_MQ_DIRS)
+	testbench/sv/run.sh icarus $(GOLDEN_DIRS) $(GOLDEN_MQ_DIRS)
+	GOLDEN_SETS="$(GOLDEN_DIRS)" GOLDEN_SETS_VHDL="$(COCOTB_VHDL_SETS)" python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+	HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_DIRS) $(GOLDEN_MQ_DIRS)
 	FEATURES=base testbench/sv/run.sh verilator $(GOLDEN_DIRS)
 	FEATURES=base HDL=vhdl testbench/vhdl/run.sh $(GOLDEN_BASE_VHDL_SETS)
 	python3 testbench/check_negative.py --only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl-twin,verify
@@ -345,7 +351,7 @@ golden-check-base: deps golden-deps golden-verify
 
 # Every golden set with cocotb on GHDL and the VHDL twin (golden-check runs a subset of them).
 golden-check-cocotb-vhdl: deps golden-deps
-	COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
+	GOLDEN_SETS="$(GOLDEN_DIRS)" COCOTB_HDL=vhdl python3 -m pytest -q -p no:cacheprovider testbench/cocotb
 
 # The Python package (crates/dcqcn-py, PyO3 + maturin, abi3 wheel for CPython >= 3.9), installed
 # into PYTHON's environment; maturin comes from scripts/deps.sh (no build isolation: no download).

@@ -16,12 +16,18 @@ message; the undamaged copy must pass everywhere (so the failures come from the 
                      125000000 (runners that read the manifest's        DUT was built with the
                      rates; verify: the manifest no longer matches)     manifest's clock)
 
+The multi-QP block's readers (tb_golden_mq.sv on Verilator and Icarus, tb_golden_mq.vhd on GHDL and
+the VHDL twin, and `dcqcn golden verify`) get the same damage on one of its sets (golden/mq-*/, block
+dcqcn_mq; cases prefixed mq-): expected-value changes an expected m_grant_qp, qps-mismatch replays
+the QPS 4 vectors on the DUT built with QPS 8 (`qps mismatch`, naming the header line), and
+manifest-clock holds for every mq runner (each builds dcqcn_mq with the manifest's clock).
+
 Runners: sv-verilator, sv-icarus (testbench/sv/run.sh), cocotb (Verilator) and cocotb-ghdl (GHDL on
 the VHDL twin) (testbench/cocotb), vhdl (testbench/vhdl/run.sh on the netlist of the SV), vhdl-twin
 (the same on the VHDL twin, HDL=vhdl), verify (`dcqcn golden verify`).
 
     python3 testbench/check_negative.py \
-        [--only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl,vhdl-twin,verify]
+        [--only sv-verilator,sv-icarus,cocotb,cocotb-ghdl,vhdl,vhdl-twin,verify] [--block all|rl|mq]
 """
 
 import argparse
@@ -34,7 +40,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "golden" / "fuzz-mutant-inc-timer-late"
+BASE_MQ = ROOT / "golden" / "mq-cnp-storm-q4"
 OUT = ROOT / "target" / "golden-negative"
+# The runners that replay the multi-QP block's sets (the others SKIP them or do not know them).
+MQ_RUNNERS = {"sv-verilator", "sv-icarus", "vhdl-twin", "verify"}
 
 
 
@@ -71,27 +80,33 @@ def seal(body_lines, cycles):
     return body + f"end {cycles} {zlib.crc32(body.encode()):08x}\n"
 
 
-def make_cases():
-    text = (BASE / "vectors.txt").read_text()
+def make_cases(base=BASE, mq=False):
+    """The damaged copies of `base`: a single-flow set, or (mq) a multi-QP one, whose cases are
+    named mq-<case> and whose block-specific cases differ (see the module's docstring)."""
+    prefix = "mq-" if mq else ""
+    text = (base / "vectors.txt").read_text()
     body, end = split(text)
     cycles = int(end.split()[1])
     cases = {}
 
     def write(name, content, manifest=True):
-        d = OUT / name
+        d = OUT / (prefix + name)
         if d.exists():
             shutil.rmtree(d)
         d.mkdir(parents=True)
         (d / "vectors.txt").write_text(content)
         for f in ("manifest.txt", "config.txt", "case.json"):
-            if manifest and (BASE / f).exists():
-                shutil.copy(BASE / f, d / f)
+            if manifest and (base / f).exists():
+                shutil.copy(base / f, d / f)
         return d
 
-    cases["intact"] = (write("intact", text), {}, None)
+    def case(name, content, env, expect):
+        cases[prefix + name] = (content, env, expect)
 
-    # The first template that sets field 32 (rc): change its last digit.
-    rc = 32
+    case("intact", write("intact", text), {}, None)
+
+    # The first template that sets field 32 (rc; mq: 20, m_grant_qp): change its last digit.
+    rc, rc_name = (20, "m_grant_qp") if mq else (32, "rc")
     for n, l in enumerate(body):
         t = l.split(" ")
         if t[0] == "t" and str(rc) in t[3::2]:
@@ -101,9 +116,9 @@ def make_cases():
             changed = body[:n] + [" ".join(t)] + body[n + 1:]
             break
     else:
-        raise SystemExit(f"{BASE}: no template sets rc")
-    cases["expected-value"] = (write("expected-value", seal(changed, cycles)), {},
-                               ["MISMATCH", "field rc"])
+        raise SystemExit(f"{base}: no template sets {rc_name}")
+    case("expected-value", write("expected-value", seal(changed, cycles)), {},
+         ["MISMATCH", f"field {rc_name}"])
 
     # A digit of a `c`/`r` record flipped, the end line kept: the checksum must catch it.
     for n in range(len(body) - 1, 0, -1):
@@ -114,41 +129,56 @@ def make_cases():
             break
     content = "".join(l + "\n" for l in bad) + end + "\n"
     end_line = len(bad) + 1
-    cases["flipped-digit"] = (write("flipped-digit", content), {},
-                              ["checksum mismatch", f"vectors.txt:{end_line}:"])
+    case("flipped-digit", write("flipped-digit", content), {},
+         ["checksum mismatch", f"vectors.txt:{end_line}:"])
 
-    cases["truncated"] = (write("truncated", text[: len(text) // 2]), {}, ["truncated"])
+    case("truncated", write("truncated", text[: len(text) // 2]), {}, ["truncated"])
 
-    v2 = [body[0].replace("dcqcn-golden 1", "dcqcn-golden 2")] + body[1:]
-    cases["wrong-version"] = (write("wrong-version", seal(v2, cycles)), {},
-                              ["version", "vectors.txt:1:"])
+    magic = body[0].rsplit(" ", 1)[0]
+    v2 = [f"{magic} 2"] + body[1:]
+    case("wrong-version", write("wrong-version", seal(v2, cycles)), {}, ["version", "vectors.txt:1:"])
 
-    db_line = next(n for n, l in enumerate(body) if l.startswith("data_bytes ")) + 1
-    cases["beat-width"] = (write("beat-width", text), {"RTL_DATA_BYTES": "32"},
-                           ["beat-width mismatch", f"vectors.txt:{db_line}:"])
+    if mq:
+        # the QPS 4 vectors on the DUT built with QPS 8: the header's qps line is refused
+        qps_line = next(n for n, l in enumerate(body) if l.startswith("qps ")) + 1
+        case("qps-mismatch", write("qps-mismatch", text), {"RTL_QPS": "8"},
+             ["qps mismatch", f"vectors.txt:{qps_line}:"])
+    else:
+        db_line = next(n for n, l in enumerate(body) if l.startswith("data_bytes ")) + 1
+        case("beat-width", write("beat-width", text), {"RTL_DATA_BYTES": "32"},
+             ["beat-width mismatch", f"vectors.txt:{db_line}:"])
 
     # The intact vectors with a manifest that says another clock: a runner that builds the DUT
     # with the manifest's CLK_FREQ_HZ gets another bytes-per-cycle from the first cycle on.
     d = write("manifest-clock", text)
     m = (d / "manifest.txt").read_text()
-    assert "\nclk_hz 156250000\n" in m, f"{BASE}/manifest.txt: no default clk_hz line"
+    assert "\nclk_hz 156250000\n" in m, f"{base}/manifest.txt: no default clk_hz line"
     (d / "manifest.txt").write_text(m.replace("\nclk_hz 156250000\n", "\nclk_hz 125000000\n"))
-    cases["manifest-clock"] = (d, {}, ["MISMATCH", "field bpc"])
+    # (mq: the rates set the line window and the timers, so some output differs; which one first
+    # depends on the set)
+    case("manifest-clock", d, {}, ["MISMATCH"] if mq else ["MISMATCH", "field bpc"])
     return cases
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default=",".join(RUNNERS))
+    ap.add_argument("--block", choices=["all", "rl", "mq"], default="all",
+                    help="damage a set of dcqcn_rl, of dcqcn_mq, or of both (default)")
     args = ap.parse_args()
     runners = [r for r in args.only.split(",") if r]
-    cases = make_cases()
+    cases = make_cases() if args.block != "mq" else {}
+    if args.block != "rl":
+        cases.update(make_cases(BASE_MQ, mq=True))
     failures = 0
     for case, (d, extra_env, expect) in cases.items():
+        mq = case.startswith("mq-")
         for r in runners:
-            if r == "verify" and case == "beat-width":
-                continue  # the model has no RTL width to disagree with
-            if case == "manifest-clock" and r not in READS_MANIFEST_RATES | {"verify"}:
+            if mq and r not in MQ_RUNNERS:
+                continue  # no reader of the multi-QP block's sets
+            if r == "verify" and case in ("beat-width", "mq-qps-mismatch"):
+                continue  # the model has no RTL width or QPS to disagree with
+            if (case == "manifest-clock" and r not in READS_MANIFEST_RATES | {"verify"}):
                 continue  # builds the default clock whatever the manifest says
             cmd, env = RUNNERS[r](d, {**os.environ, **extra_env})
             p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -168,7 +198,7 @@ def main():
             line = next((l for l in shown if all(s in l for s in (expect or ["PASS"]))),
                         next((l for l in shown if any(s in l for s in (expect or ["PASS", "ok "]))),
                              ""))
-            print(f"{'ok  ' if ok else 'BAD '} {case:<15} {r:<13} {want}: {line[:150]}")
+            print(f"{'ok  ' if ok else 'BAD '} {case:<18} {r:<13} {want}: {line[:150]}")
             if not ok:
                 failures += 1
                 print("\n".join("      " + l for l in out.splitlines()[-15:]))

@@ -10,6 +10,12 @@
 # replays every set, prints one line per set with its replay speed, and exits non-zero if any set
 # fails (mismatch, malformed vectors, build error). Needs only the simulator, bash and coreutils.
 #
+# A set whose manifest says `block dcqcn_mq` (docs/golden-format.md, "The multi-QP block") is
+# replayed on tb_golden_mq.sv, which drives the top level dcqcn_mq (rtl/mq/files.f) built with the
+# manifest's qps, clk_hz and line_rate_bytes_per_s (RTL_QPS forces QPS, to check that a mismatch
+# is reported); it has no feature configurations, so FEATURES=base skips it. dcqcn_mq checks its
+# parameters itself (an elaboration-time $fatal on Verilator, a time-0 one on Icarus).
+#
 # An illegal parameter (spec 2) stops the build with the RTL's own message: Verilator turns the
 # elaboration-time $fatal into an error (every warning is fatal), and for Icarus, which has no
 # elaboration-time $fatal, the build runs the design's time-0 parameter checks once
@@ -31,6 +37,49 @@ case $FEATURES in
 esac
 build=$build/$FEATURES
 mkdir -p "$build"
+
+# The manifest's value of key $2 (empty if absent).
+manifest_key() {
+    sed -n "s/^$2 //p" "$1/manifest.txt" 2>/dev/null | head -n 1
+}
+
+# The multi-QP block's sources in compile order (rtl/mq/files.f, paths from the repository root).
+mq_rtl=()
+while read -r f; do
+    case $f in '' | +*) ;; *) mq_rtl+=("$root/$f") ;; esac
+done <"$root/rtl/mq/files.f"
+mq_deps=("${mq_rtl[@]}" "$root/testbench/sv/tb_golden_mq.sv")
+
+# Builds tb_golden_mq for QPS $1, CLK_FREQ_HZ $2, LINE_RATE $3 unless an up-to-date build exists;
+# prints the command that runs it.
+build_mq() {
+    local key=mq-q$1-f$2-l$3 exe
+    local gen=(QPS="$1" CLK_FREQ_HZ="32'd$2" LINE_RATE="32'd$3")
+    case $sim in
+    verilator)
+        exe=$build/$key/tb_golden_mq
+        if [ ! -x "$exe" ] || [ -n "$(find "${mq_deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
+            verilator --binary --timing -O2 -I"$root/rtl/mq" "${gen[@]/#/-G}" \
+                --top-module tb_golden_mq --Mdir "$build/$key" -o tb_golden_mq "${mq_deps[@]}" \
+                >"$build/$key.log" 2>&1 || { cat "$build/$key.log" >&2; return 1; }
+        fi
+        echo "$exe"
+        ;;
+    icarus)
+        exe=$build/tb_$key.vvp
+        if [ ! -f "$exe" ] || [ -n "$(find "${mq_deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
+            iverilog -g2012 -I"$root/rtl/mq" "${gen[@]/#/-Ptb_golden_mq.}" -s tb_golden_mq \
+                -o "$exe" "${mq_deps[@]}" >"$build/$key.log" 2>&1 \
+                || { cat "$build/$key.log" >&2; rm -f "$exe"; return 1; }
+        fi
+        echo "vvp -n $exe"
+        ;;
+    *)
+        echo "unknown simulator '$sim' (verilator or icarus)" >&2
+        return 2
+        ;;
+    esac
+}
 
 # Whether the set's manifest lists configuration $FEATURES under `builds` (no line: full only).
 listed() {
@@ -93,15 +142,33 @@ for dir in "$@"; do
         status=1
         continue
     fi
-    if ! listed "$dir"; then
+    block=$(manifest_key "$dir" block)
+    if [ "$block" = dcqcn_mq ] && [ "$FEATURES" != full ]; then
+        echo "SKIP  $sim $name: a dcqcn_mq set (the multi-QP block has no feature configurations)"
+        continue
+    fi
+    if [ "$block" != dcqcn_mq ] && ! listed "$dir"; then
         echo "SKIP  $sim $name: its manifest does not list the $FEATURES configuration under builds"
         continue
     fi
     replayed=$((replayed + 1))
-    # RTL_DATA_BYTES forces the RTL's beat width (to check that a mismatch is reported).
-    w=${RTL_DATA_BYTES:-$(width_of "$dir")}
-    # A header without a beat width still runs: the testbench reports the exact line.
-    cmd=$(build "${w:-8}") || { echo "FAIL  $sim $name: build failed"; status=1; continue; }
+    if [ "$block" = dcqcn_mq ]; then
+        # the generics from the manifest (the testbench checks QPS against the vectors' header)
+        q=${RTL_QPS:-$(manifest_key "$dir" qps)}
+        f=$(manifest_key "$dir" clk_hz)
+        l=$(manifest_key "$dir" line_rate_bytes_per_s)
+        if ! [[ $q =~ ^[0-9]+$ && $f =~ ^[0-9]+$ && $l =~ ^[0-9]+$ ]]; then
+            echo "FAIL  $sim $name: $dir/manifest.txt: no numeric qps, clk_hz or line_rate_bytes_per_s line"
+            status=1
+            continue
+        fi
+        cmd=$(build_mq "$q" "$f" "$l") || { echo "FAIL  $sim $name: build failed"; status=1; continue; }
+    else
+        # RTL_DATA_BYTES forces the RTL's beat width (to check that a mismatch is reported).
+        w=${RTL_DATA_BYTES:-$(width_of "$dir")}
+        # A header without a beat width still runs: the testbench reports the exact line.
+        cmd=$(build "${w:-8}") || { echo "FAIL  $sim $name: build failed"; status=1; continue; }
+    fi
     start=$(date +%s.%N)
     out=$($cmd +vectors="$dir/vectors.txt" +set="$name" 2>&1)
     rc=$?

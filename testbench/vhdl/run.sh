@@ -27,6 +27,16 @@
 # GHDL 3 on, tap before: GHDL 2.0 cannot elaborate VHDL-2008 external names), FEATURES (HDL=vhdl:
 # the block's feature configuration, full (default) or base, docs/spec.md 2: a set is replayed only
 # where its manifest's `builds` line lists it, SKIP otherwise; a run that replays no set fails).
+#
+# A set whose manifest says `block dcqcn_mq` (docs/golden-format.md, "The multi-QP block") is
+# replayed with tb_golden_mq.vhd on the top level dcqcn_mq of the VHDL twin rtl/vhdl/mq/ (HDL=vhdl;
+# with HDL=netlist, or FEATURES other than full, it is SKIPped: there is no netlist of it and it
+# has no feature configurations). The twin and the testbench are analysed once into
+# target/golden-vhdl/mq/ and elaborated once; QPS, CLK_FREQ_HZ and LINE_RATE come from the
+# manifest's qps, clk_hz and line_rate_bytes_per_s as run-time generics (RTL_QPS forces QPS, to
+# check that a mismatch is reported). The twin's memories are never reset (spec-mq 4.8), so its
+# numeric_std metavalue warnings are switched off for the whole run, not only at time 0; the
+# testbench still fails on any output bit that is not a clean 0 or 1.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -154,6 +164,37 @@ build() {
   if [ "$HDL" = vhdl ]; then build_vhdl "$@"; else build_netlist "$@"; fi
 }
 
+# The manifest's value of key $2 (empty if absent).
+manifest_key() {
+  sed -n "s/^$2 //p" "$1/manifest.txt" 2>/dev/null | head -n 1
+}
+
+# build_mq: the multi-QP twin (rtl/vhdl/mq/files.f) and tb_golden_mq analysed into
+# target/golden-vhdl/mq (again when a source or the flags change) and elaborated; the generics are
+# given at run time
+mq_srcs=()
+while read -r f; do
+  [ -n "$f" ] && mq_srcs+=("$root/$f")
+done <"$root/rtl/vhdl/mq/files.f"
+mq_srcs+=("$root/testbench/vhdl/tb_golden_mq.vhd")
+build_mq() {
+  local wd=$out/mq f stale=0
+  mkdir -p "$wd"
+  if [ ! -f "$wd/work-obj08.cf" ] || [ "$(cat "$wd/flags" 2>/dev/null)" != "${GHDL_BACKEND:-} ${GHDLFLAGS[*]}" ]; then
+    stale=1
+  else
+    for f in "${mq_srcs[@]}"; do
+      [ "$f" -nt "$wd/work-obj08.cf" ] && stale=1
+    done
+  fi
+  if [ $stale = 1 ]; then
+    rm -f "$wd/work-obj08.cf"
+    (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" "${mq_srcs[@]}") || return 1
+    echo "${GHDL_BACKEND:-} ${GHDLFLAGS[*]}" >"$wd/flags"
+  fi
+  (cd "$wd" && nice "$GHDL" -e "${GHDLFLAGS[@]}" tb_golden_mq) || return 1
+}
+
 sets=("$@")
 if [ ${#sets[@]} -eq 0 ]; then
   for d in "$root"/golden/*/; do
@@ -179,6 +220,41 @@ for dir in "${sets[@]}"; do
   if [ ! -f "$vec" ]; then
     echo "$dir/vectors.txt:0: cannot open"
     fail=1
+    continue
+  fi
+  if [ "$(manifest_key "$dir" block)" = dcqcn_mq ]; then
+    if [ "$HDL" != vhdl ] || [ "$FEATURES" != full ]; then
+      echo "SKIP  $set_name: a dcqcn_mq set replays on the VHDL twin only (HDL=vhdl, FEATURES=full)"
+      continue
+    fi
+    q=${RTL_QPS:-$(manifest_key "$dir" qps)}
+    clk_hz=$(manifest_key "$dir" clk_hz)
+    line_rate=$(manifest_key "$dir" line_rate_bytes_per_s)
+    if ! [[ $q =~ ^[0-9]+$ && $clk_hz =~ ^[0-9]+$ && $line_rate =~ ^[0-9]+$ ]]; then
+      echo "$dir/manifest.txt: no numeric qps, clk_hz or line_rate_bytes_per_s line"
+      fail=1
+      continue
+    fi
+    if [ -z "${built[mq]:-}" ]; then
+      t0=$(now_ns)
+      if build_mq; then
+        built[mq]=ok
+        echo "built mq: the multi-QP VHDL twin and tb_golden_mq, analysed (${GHDLFLAGS[*]}) and" \
+             "elaborated in $(secs $(( $(now_ns) - t0 ))) s"
+      else
+        built[mq]=failed
+      fi
+    fi
+    if [ "${built[mq]}" != ok ]; then
+      echo "$vec: cannot build the multi-QP VHDL twin and tb_golden_mq (see above)"
+      fail=1
+      continue
+    fi
+    jobs_set+=("$set_name")
+    jobs_vec+=("$vec")
+    # the generics for run_one: QPS, and the rates as 8 hex digits
+    jobs_db+=("$q:$(printf '%08X' "$clk_hz"):$(printf '%08X' "$line_rate")")
+    jobs_key+=(mq)
     continue
   fi
   # beat width: the header's data_bytes line (the testbench checks the header in full);
@@ -239,7 +315,14 @@ done
 # JOBS sets replaying at once, each figure is that of a shared machine.
 run_one() {
   local set_name=$1 vec=$2 db=$3 key=$4 log run_dir top t0 t1 t_start t_end result status l
-  if [ "$HDL" = vhdl ]; then
+  if [ "$key" = mq ]; then
+    # db is QPS:CLK_FREQ_HZ:LINE_RATE (the rates in hex); the memories hold U until written
+    log=$out/logs/$prefix$set_name.log
+    run_dir=$out/mq
+    top=(tb_golden_mq "-gCLK_FREQ_HZ=$(echo "$db" | cut -d: -f2)" \
+         "-gLINE_RATE=$(echo "$db" | cut -d: -f3)" --ieee-asserts=disable)
+    db=${db%%:*}
+  elif [ "$HDL" = vhdl ]; then
     log=$out/logs/$prefix$set_name.log
     run_dir=$out/vhdl
     # no numeric_std metavalue warnings before the first edge (signals still U at time 0)
@@ -249,6 +332,8 @@ run_one() {
     run_dir=$out/$key
     top=(tb_golden)
   fi
+  local size_generic=DATA_BYTES
+  [ "$key" = mq ] && size_generic=QPS
   t0=$(now_ns)
   t_start=""
   t_end=""
@@ -261,7 +346,7 @@ run_one() {
         [ -n "$result" ] || { result=$l; t_end=$(now_ns); } ;;
     esac
   done < <(: >"$log"; cd "$run_dir" && nice stdbuf -oL "$GHDL" -r "${GHDLFLAGS[@]}" "${top[0]}" \
-             "-gVECTORS=$vec" "-gSET_NAME=$set_name" "-gDATA_BYTES=$db" "${top[@]:1}" 2>&1
+             "-gVECTORS=$vec" "-gSET_NAME=$set_name" "-g$size_generic=$db" "${top[@]:1}" 2>&1
            echo "ghdl exit $?")
   t1=$(now_ns)
   status=$(tail -n 1 "$log")

@@ -1,6 +1,7 @@
 //! `dcqcn golden`: write golden vector sets (docs/golden-format.md) and check them against the model.
 
 use dcqcn_stim::coverage::Coverage;
+use dcqcn_stim::golden::mq::{self as gmq, MqSetDef};
 use dcqcn_stim::golden::{self, GoldenError, SetDef};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -10,16 +11,20 @@ pub enum GoldenCmd {
     /// Generate a vector set from a scenario, a canonical set or a saved fuzz case, or
     /// (--canonical) every canonical set into OUT/<set>/.
     Gen {
-        /// A built-in scenario (see `dcqcn scenarios`), shortened to --cycles, ramp payload.
+        /// A built-in scenario (see `dcqcn scenarios`), shortened to --cycles, ramp payload; a
+        /// multi-QP scenario (`mq-*`) gives a `dcqcn_mq` set at --qps.
         #[arg(long, conflicts_with_all = ["set", "case", "canonical"])]
         scenario: Option<String>,
-        /// A canonical set by name (see `dcqcn golden list`).
+        /// QPS of the `dcqcn_mq` block (with a multi-QP --scenario only), 1 to 4096 [default: 4].
+        #[arg(long)]
+        qps: Option<u32>,
+        /// A canonical set by name (see `dcqcn golden list`), single-flow or multi-QP.
         #[arg(long, conflicts_with_all = ["case", "canonical"])]
         set: Option<String>,
         /// A saved fuzz case (`dcqcn fuzz --save`).
         #[arg(long, conflicts_with = "canonical")]
         case: Option<PathBuf>,
-        /// Every canonical set, plus one per saved case in --cases-dir.
+        /// Every canonical set (single-flow and multi-QP), plus one per saved case in --cases-dir.
         #[arg(long)]
         canonical: bool,
         /// Saved fuzz cases that become sets `fuzz-<file stem>` with --canonical.
@@ -81,6 +86,32 @@ fn gen_one(def: &SetDef, out: &Path) -> Result<Coverage, GoldenFailure> {
         t.elapsed().as_secs_f64(),
     );
     Ok(g.coverage)
+}
+
+/// A multi-QP set (`block dcqcn_mq`), written like [`gen_one`]'s.
+fn gen_one_mq(def: &MqSetDef, out: &Path) -> Result<(), GoldenFailure> {
+    let t = Instant::now();
+    let g = gmq::generate_mq(def)?;
+    std::fs::create_dir_all(out)
+        .map_err(|e| GoldenFailure::Input(format!("{}: {e}", out.display())))?;
+    for (name, bytes) in &g.files {
+        let p = out.join(name);
+        std::fs::write(&p, bytes)
+            .map_err(|e| GoldenFailure::Input(format!("{}: {e}", p.display())))?;
+    }
+    let bytes = g.bytes();
+    outln!(
+        "{:<32} q{:<4} {:>8} cycles {:>9} bytes {:>7.2} B/cycle {:>5} templates  {:.1} s",
+        def.name,
+        def.params.qps(),
+        g.cycles,
+        bytes,
+        bytes as f64 / g.cycles.max(1) as f64,
+        g.templates_defined,
+        t.elapsed().as_secs_f64(),
+    );
+    outln!("    {}", g.events.render());
+    Ok(())
 }
 
 fn dir_bytes(dir: &Path) -> u64 {
@@ -149,6 +180,7 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
     match cmd {
         GoldenCmd::Gen {
             scenario,
+            qps,
             set,
             case,
             canonical,
@@ -169,9 +201,36 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
                     all.merge(&gen_one(&def, &dir)?);
                     bytes += dir_bytes(&dir);
                 }
-                outln!("{} bytes in {}; all sets together:", bytes, out.display());
+                for def in gmq::mq_canonical() {
+                    let dir = out.join(&def.name);
+                    gen_one_mq(&def, &dir)?;
+                    bytes += dir_bytes(&dir);
+                }
+                outln!(
+                    "{} bytes in {}; the single-flow sets together:",
+                    bytes,
+                    out.display()
+                );
                 out!("{}", all.table());
                 return Ok(());
+            }
+            // the multi-QP block's sets (docs/golden-format.md, "The multi-QP block")
+            if let Some(s) = scenario
+                .as_deref()
+                .filter(|s| dcqcn_stim::mq::by_name(s).is_some())
+            {
+                let q = qps.unwrap_or(4);
+                let def = MqSetDef::from_scenario(s, q, *cycles, *seed)
+                    .map_err(|e| GoldenFailure::Input(format!("--qps {q}: {e}")))?;
+                return gen_one_mq(&def, out);
+            }
+            if qps.is_some() {
+                return Err(GoldenFailure::Input(
+                    "--qps applies to a multi-QP --scenario (mq-*) only".into(),
+                ));
+            }
+            if let Some(def) = set.as_deref().and_then(gmq::mq_canonical_set) {
+                return gen_one_mq(&def, out);
             }
             let def = if let Some(s) = scenario {
                 SetDef::from_scenario(s, *cycles, *seed)?
@@ -230,6 +289,15 @@ pub fn run(cmd: &GoldenCmd) -> Result<(), GoldenFailure> {
                     "{:<20} {:>2} B {:>8} cycles  {}",
                     d.name,
                     d.params.data_bytes(),
+                    d.cycles,
+                    d.description
+                );
+            }
+            for d in gmq::mq_canonical() {
+                outln!(
+                    "{:<20} q{:<3} {:>7} cycles  dcqcn_mq: {}",
+                    d.name,
+                    d.params.qps(),
                     d.cycles,
                     d.description
                 );

@@ -46,6 +46,12 @@ pub fn check_lines(file: &str, text: &[u8]) -> Result<(), GoldenError> {
     }
 }
 
+/// Line number (from 1) of the first line where `a` and `b` differ (a stale file's message).
+pub(crate) fn first_differing_line(a: &[u8], b: &[u8]) -> usize {
+    let n = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    a[..n].iter().filter(|&&c| c == b'\n').count() + 1
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fields and values
 
@@ -239,13 +245,24 @@ impl Encoder {
         f: Vec<GField>,
         comments: &[String],
     ) -> Encoder {
+        Encoder::with_header(format, ("data_bytes", data_bytes), f, comments)
+    }
+
+    /// [`Encoder::with_fields`] with another line 2 than `data_bytes <n>`: `param` is its key and
+    /// value (the multi-QP block's `qps <n>`, module `golden::mq`).
+    pub fn with_header(
+        format: &str,
+        param: (&str, u32),
+        f: Vec<GField>,
+        comments: &[String],
+    ) -> Encoder {
         let mut text = format!("{format}\n");
         for c in comments {
             for l in c.lines() {
                 let _ = writeln!(text, "# {l}");
             }
         }
-        let _ = writeln!(text, "data_bytes {data_bytes}");
+        let _ = writeln!(text, "{} {}", param.0, param.1);
         let _ = writeln!(text, "fields {}", f.len());
         for (n, g) in f.iter().enumerate() {
             let _ = writeln!(text, "f {n} {} {} {}", g.dir.as_str(), g.width, g.name);
@@ -374,6 +391,8 @@ pub struct EncodedVectors {
 pub struct Decoder<'a> {
     file: String,
     lines: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
+    /// The value of line 2: the beat width (`data_bytes <n>`), or the QPS of a multi-QP set
+    /// (`qps <n>`, module `golden::mq`).
     pub data_bytes: u32,
     pub fields: Vec<GField>,
     pub cycles: u64,
@@ -400,6 +419,21 @@ impl<'a> Decoder<'a> {
         file: &str,
         text: &'a str,
         format: &str,
+        fields: fn(u32) -> Vec<GField>,
+    ) -> Result<Decoder<'a>, GoldenError> {
+        let beat_width = |d: u32| Params::with_data_bytes(d).is_ok();
+        Decoder::with_header(file, text, format, ("data_bytes", beat_width), fields)
+    }
+
+    /// [`Decoder::with_fields`] for a variant whose line 2 is `<key> <n>` with another key than
+    /// `data_bytes` (the multi-QP block's `qps <n>`, module `golden::mq`): `param` is the key and
+    /// the test of a legal value; the value is kept in [`Decoder::data_bytes`] and picks the
+    /// field list.
+    pub fn with_header(
+        file: &str,
+        text: &'a str,
+        format: &str,
+        param: (&str, fn(u32) -> bool),
         fields: fn(u32) -> Vec<GField>,
     ) -> Result<Decoder<'a>, GoldenError> {
         check_lines(file, text.as_bytes())?;
@@ -470,14 +504,20 @@ impl<'a> Decoder<'a> {
                 format!("`{l}` is not `{format}` (format version)"),
             ));
         }
-        let (n, l) = next("data_bytes line")?;
+        let (key, legal) = param;
+        let (n, l) = next(&format!("{key} line"))?;
         let data_bytes = match l.split_once(' ') {
-            Some(("data_bytes", v)) => v
-                .parse::<u32>()
-                .ok()
-                .filter(|d| Params::with_data_bytes(*d).is_ok())
-                .ok_or_else(|| at(file, n, format!("bad beat width `{v}`")))?,
-            _ => return Err(at(file, n, "expected `data_bytes <n>`")),
+            Some((k, v)) if k == key => {
+                v.parse::<u32>().ok().filter(|d| legal(*d)).ok_or_else(|| {
+                    let what = if key == "data_bytes" {
+                        "beat width"
+                    } else {
+                        key
+                    };
+                    at(file, n, format!("bad {what} `{v}`"))
+                })?
+            }
+            _ => return Err(at(file, n, format!("expected `{key} <n>`"))),
         };
         let expect = fields(data_bytes);
         let (n, l) = next("fields line")?;

@@ -7,6 +7,8 @@
 //! - [`manifest`]: `manifest.txt` written and read;
 //! - [`sets`]: the checked-in [`canonical`] sets, and [`generate`] / [`write_set`]
 //!   (`dcqcn golden gen`);
+//! - [`mq`]: the multi-QP block's sets (`block dcqcn_mq`): its port list, canonical sets,
+//!   generation and verification, in the same format;
 //! - [`verify`]: [`verify_set`] (`dcqcn golden verify`; the upstream SURF block's recorded sets,
 //!   golden/surf/, are `dcqcn_surf::golden`'s).
 //!
@@ -17,6 +19,9 @@ pub mod format;
 #[cfg(test)]
 mod format_tests;
 pub mod manifest;
+pub mod mq;
+#[cfg(test)]
+mod mq_tests;
 pub mod sets;
 pub mod verify;
 

@@ -5,12 +5,13 @@
 use super::def::SetDef;
 #[cfg(test)]
 use super::format::crc32;
-use super::format::{hex, Decoder, MAX_RUN_CYCLES};
+use super::format::{first_differing_line, hex, Decoder, MAX_RUN_CYCLES};
 #[cfg(test)]
 use super::manifest::find_sets;
 use super::manifest::{
     not_plain, plain_name, read, read_text, within_run_limit, FileEntry, Manifest,
 };
+use super::mq;
 use super::sets::{canonical_set, generate};
 use super::{at, stale, GoldenError};
 use crate::fuzz;
@@ -98,6 +99,31 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
     let vpath = dir.join("vectors.txt");
     let vfile = vpath.display().to_string();
     let vtext = read_text(&vpath)?;
+    // the block the set is for: no `block` line is the single-flow block (docs/golden-format.md)
+    match m.entry("block") {
+        None => {}
+        Some(e) if e.value == mq::BLOCK_RL => {}
+        Some(e) if e.value == mq::BLOCK => {
+            let cycles = mq::verify_mq(dir, &m, &vtext)?;
+            return Ok(Verified {
+                name: m.get("set").unwrap_or("?").to_string(),
+                cycles,
+                bytes: vtext.len() as u64,
+            });
+        }
+        Some(e) => {
+            return Err(at(
+                &mfile,
+                e.line,
+                format!(
+                    "unknown block `{}` ({} or {})",
+                    crate::clip(&e.value),
+                    mq::BLOCK_RL,
+                    mq::BLOCK
+                ),
+            ))
+        }
+    }
     let dec = Decoder::new(&vfile, &vtext)?;
     within_run_limit(&vfile, dec.cycles)?;
     let cycles = dec.check_count()?;
@@ -140,11 +166,6 @@ pub fn verify_set(dir: &Path) -> Result<Verified, GoldenError> {
         cycles,
         bytes: vtext.len() as u64,
     })
-}
-
-fn first_differing_line(a: &[u8], b: &[u8]) -> usize {
-    let n = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    a[..n].iter().filter(|&&c| c == b'\n').count() + 1
 }
 
 /// The first cycle and field where the file's vectors differ from the model's.
