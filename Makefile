@@ -12,7 +12,8 @@ WIDTHS   := 8 32 64
 # make cosim both, make fuzz sv, make mutants sv.
 HDL ?=
 
-# make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case.
+# make fuzz: FUZZ_CASES cases (or FUZZ_SECONDS seconds), FUZZ_SEED, FUZZ_CYCLES per case; then
+# make fuzz-mq (FUZZ_MQ_CASES, FUZZ_MQ_SECONDS, FUZZ_MQ_CYCLES, below).
 FUZZ_CASES   ?= 2000
 FUZZ_SEED    ?= 1
 FUZZ_CYCLES  ?= 50000
@@ -36,8 +37,10 @@ help:
 	@echo "             and its picker at FORMAL_MQ_RR_N, default 64 65 (4096 proven on request); docs/formal.md)"
 	@echo "make formal-negative  the same proof on one-line mutants (one SV, one VHDL): it must fail on the named signal"
 	@echo "make formal-rev REV=<rev>  the SV proven equal to the SV at a git revision (a change meant to keep behaviour)"
-	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL)"
+	@echo "make fuzz    model-vs-RTL fuzz campaign on every core (FUZZ_CASES, FUZZ_SECONDS, FUZZ_SEED, FUZZ_CYCLES, HDL),"
+	@echo "             then make fuzz-mq: the multi-QP block's campaign (FUZZ_MQ_CASES, FUZZ_MQ_SECONDS, FUZZ_MQ_CYCLES)"
 	@echo "make mutants mutation campaign: generated RTL mutants, each fuzzed for up to 60 s (HDL=sv|vhdl)"
+	@echo "make mutants-mq  the mutation campaign on the multi-QP block: mutants killed by its 12 scenarios (HDL=sv|vhdl|both)"
 	@echo "make golden  regenerate the golden vector sets under golden/ (byte-identical run to run)"
 	@echo "make golden-check  replay every golden set on every testbench (Verilator, Icarus, cocotb, GHDL on the VHDL twin)"
 	@echo "                   (cocotb on GHDL and the VHDL twin: a subset; all: make golden-check-cocotb-vhdl)"
@@ -46,10 +49,10 @@ help:
 	@echo "make golden-check-base  every set that lists the base configuration on Verilator, Icarus and GHDL (VHDL twin)"
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
+	@echo "make net-mq    64 QPs on 4 NICs on the multi-QP block into one receiver (out/net/mq-incast/)"
 	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make surf-cocotb SURF_DIR=...  SURF's own cocotb test of RoCEv2Dcqcn with the upstream model as scoreboard (GHDL)"
-	@echo "make net-mq    64 QPs on 4 NICs on the multi-QP block into one receiver (out/net/mq-incast/)"
 	@echo "make surf-cocotb-defects SURF_DIR=...  three planted defects: SURF's verdict and the scoreboard's"
 	@echo "make python  pip-install the Python package dcqcn-model (import dcqcn_model) from crates/dcqcn-py"
 	@echo "make python-test  clippy on the PyO3 layer, then pytest of the package (make test runs it)"
@@ -74,14 +77,14 @@ cosim: export DCQCN_MQ_QPS = 4,64,1024
 cosim: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl $(or $(HDL),both) --features $(or $(FEATURES),all) $(COSIM_ARGS)
 	$(CARGO) run --release -q -p dcqcn-cli -- cosim --block mq --hdl $(or $(HDL),both) --scenario all $(COSIM_MQ_ARGS)
-
-test: deps fmt-check import-cycles clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
-
-fmt-check:
 	@for s in $(COSIM_MQ_1024_SEEDS); do \
 	  echo "QPS 1024, seed $$s, $(COSIM_MQ_1024_CYCLES) cycles per scenario:"; \
 	  $(CARGO) run --release -q -p dcqcn-cli -- cosim --block mq --hdl $(or $(HDL),both) --qps 1024 \
 	    --scenario all --seed $$s --cycles $(COSIM_MQ_1024_CYCLES) $(COSIM_MQ_ARGS) || exit 1; done
+
+test: deps fmt-check import-cycles clippy lint unit golden-verify gen-check regmap-check hdl-package-check python-test
+
+fmt-check:
 	$(CARGO) fmt --all -- --check
 
 # No source file of a crate imports another that imports it back (parent/child modules aside).
@@ -113,10 +116,10 @@ lint:
 	@verilator --lint-only -Wall -Irtl -GRATE_RULES=0 -GCONTROL=0 -GTRACE_DEPTH=0 --top-module dcqcn_rl $(RTL)
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
 	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
+	verilator --lint-only -Wall --timing -Irtl/mq --top-module tb_golden_mq -f rtl/mq/files.f testbench/sv/tb_golden_mq.sv
 	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
 	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl $(VHDL_LINT)
 	@echo "vsg -c rtl/vhdl/vsg.yaml -ap (any error or warning fails)"
-	verilator --lint-only -Wall --timing -Irtl/mq --top-module tb_golden_mq -f rtl/mq/files.f testbench/sv/tb_golden_mq.sv
 	@vsg -c rtl/vhdl/vsg.yaml -ap -of syntastic -p 1 -f $(VHDL_LINT) >target/lint/vsg.txt; s=$$?; \
 	  cat target/lint/vsg.txt; \
 	  if [ $$s -ne 0 ] || grep -q . target/lint/vsg.txt; then echo "vsg: violations (above)"; exit 1; fi
@@ -162,8 +165,11 @@ bench-instructions: deps
 	$(CARGO) build --release -q -p dcqcn-cosim --example per_cycle
 	scripts/bench_instructions.sh target/release/examples/per_cycle
 
+# The multi-QP block's bench (crates/dcqcn-cosim/benches/mq_speed.rs) needs its QPS 1024 variants.
+bench: export DCQCN_MQ_QPS = 4,64,1024
 bench: deps
 	$(CARGO) bench --workspace --bench speed
+	$(CARGO) bench -p dcqcn-cosim --bench mq_speed
 	$(CARGO) bench -p dcqcn-net --bench net_speed
 	@echo "make cosim's suite (both HDLs) on one thread, then on every core:"
 	@$(CARGO) run --release -q -p dcqcn-cli -- cosim --hdl both --jobs 1 | grep '^wall:'
@@ -180,17 +186,17 @@ net-surf:
 	  $(CARGO) run --release -q -p dcqcn-cli -- net $$f --profile surf --out out/net-surf || exit $$?; \
 	done
 
+# 64 QPs on 4 NICs, each NIC the multi-QP block stepped every cycle (profile mq; about 40 s of one
+# core; docs/paper-reproduction.md, mq-incast).
+net-mq:
+	$(CARGO) run --release -q -p dcqcn-cli -- net mq-incast --out out/net
+
 # The AdvCam funnel (docs/advcam.md) and the Table II collapse map (docs/net-sweep.md).
 advcam:
 	$(CARGO) run --release -q -p dcqcn-cli -- net advcam --out out/net/advcam
 sweep:
 	$(CARGO) run --release -q -p dcqcn-cli -- net sweep --x registers.inc_interval=500us..64000us:8 \
 	  --y receiver.cnp_interval=4us..1024us:5 --duration 0.2 --out out/net/sweep
-
-# 64 QPs on 4 NICs, each NIC the multi-QP block stepped every cycle (profile mq; about 40 s of one
-# core; docs/paper-reproduction.md, mq-incast).
-net-mq:
-	$(CARGO) run --release -q -p dcqcn-cli -- net mq-incast --out out/net
 
 # make synth: one table of resources (scripts/synth.sh lists its variables: HDL, SURF_DIR, SYNTH_RUNS,
 # SYNTH_SURF_RUNS, SYNTH_FLOW, SYNTH_JOBS, DATA_BYTES); exit 1 names each failing figure.
@@ -264,10 +270,32 @@ formal-negative: deps
 mutants: deps
 	python3 scripts/mutants.py --hdl $(or $(HDL),sv)
 
+# make mutants-mq: the same campaign on the multi-QP block (rtl/mq/, rtl/vhdl/mq/; HDL=sv|vhdl|both,
+# default both): MUTANTS mutants per HDL (default 24), each built as a dcqcn_mq_core variant at QPS 4
+# and run through the 12 multi-QP scenarios (MUTANT_MQ_CYCLES cycles each) at the seeds
+# MUTANT_MQ_SEEDS in turn, after a control run on the correct RTL (report and results.json in
+# target/mutants-mq/<hdl>/; docs/mutation.md).
+.PHONY: mutants-mq
+mutants-mq: deps
+	python3 scripts/mutants.py --block mq --hdl $(or $(HDL),both) --sample $(or $(MUTANTS),24) --jobs 1
+
 fuzz: deps
 	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --hdl $(or $(HDL),sv) --seed $(FUZZ_SEED) --cycles $(FUZZ_CYCLES) \
 	  --save crates/dcqcn-cosim/tests/fuzz-regressions/seed$(FUZZ_SEED).json \
 	  $(if $(FUZZ_SECONDS),--seconds $(FUZZ_SECONDS),--cases $(FUZZ_CASES))
+	$(MAKE) fuzz-mq
+
+# make fuzz-mq (also run by make fuzz): the multi-QP block's campaign (docs/spec-mq.md 8.3, 8.4),
+# FUZZ_MQ_CASES cases (or FUZZ_MQ_SECONDS seconds) of FUZZ_MQ_CYCLES cycles at every built QPS,
+# coverage table of spec-mq 8.4 at the end.
+FUZZ_MQ_CASES   ?= 400
+FUZZ_MQ_CYCLES  ?= 20000
+FUZZ_MQ_SECONDS ?=
+.PHONY: fuzz-mq
+fuzz-mq: deps
+	$(CARGO) run --release -q -p dcqcn-cli -- fuzz --block mq --hdl $(or $(HDL),sv) --seed $(FUZZ_SEED) \
+	  --cycles $(FUZZ_MQ_CYCLES) --save crates/dcqcn-cosim/tests/fuzz-regressions/mq-seed$(FUZZ_SEED).json \
+	  $(if $(FUZZ_MQ_SECONDS),--seconds $(FUZZ_MQ_SECONDS),--cases $(FUZZ_MQ_CASES))
 
 # Golden vectors (docs/golden-format.md).
 DCQCN := target/release/dcqcn
@@ -390,6 +418,7 @@ gen: regmap
 
 gen-check:
 	$(CARGO) run --release -q -p dcqcn-gen -- --check
+	python3 -m unittest -q scripts/test_vhdl2verilog_mq.py
 
 # HDL packaging: dcqcn.core through FuseSoC (lint, VHDL, one golden set on Icarus) and rtl/files*.f,
 # rtl/ruckus.tcl against the files in rtl/.

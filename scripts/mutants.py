@@ -32,6 +32,14 @@ the package's addresses (decode); verilated through the same path as the twin (r
 target/mutants-vhdl/report.txt). No narrowed widths: VHDL's strict typing turns a narrowed
 declaration into an analysis error.
 
+`--block mq` does the same to the multi-QP block (docs/spec-mq.md): rtl/mq/*.sv and
+rtl/vhdl/mq/*.vhd (the observation wiring left out: it is not part of the design), the same kinds
+and categories (decode: the case items `dcqcn_mq_pkg::ADDR_...`, the twin's word constants
+`G_..._C` in its write decode, read table and masks), each mutant built as a `dcqcn_mq_core`
+variant at QPS 4 (build.rs `mq_mutant_variants`), and killed by the multi-QP lockstep: its 12
+scenarios (`dcqcn cosim --block mq --variant mut_<name> --scenario all`) at each seed of
+`--mq-seeds` (report and results.json in target/mutants-mq/<hdl>/).
+
 A drawn mutant is kept only if it builds as crates/dcqcn-cosim/build.rs builds it, at every rate
 set of the campaign (`builds`: the flags and rate sets of crates/dcqcn-cosim/variants.toml). Before
 any mutant runs, the unmutated RTL is fuzzed with the same settings (the control); a failure there
@@ -140,7 +148,7 @@ def block_ranges(lines, keyword):
 # transfer enables they make (wr_en, rd_en, load); decode when it names the register map's word
 # index or addresses; reset when it builds the reset value (r_init, REG_INIT_C).
 HANDSHAKE = re.compile(r"valid|ready|\bwr_en\b|\brd_en\b|\bload\b")
-DECODE = re.compile(r"\bADDR_\w+|\bwr_word\b|\brd_word\b|\bword_index\b|\brtab\(")
+DECODE = re.compile(r"\bADDR_\w+|\bwr_word\b|\brd_word\b|\bword_index\b|\brtab\(|\bG_\w+_C\b")
 RESET = re.compile(r"\br_init\b|\bREG_INIT_C\b|\brst = '1'")
 CATEGORIES = ("seq", "reset", "decode", "handshake", "comb", "width")
 
@@ -167,8 +175,22 @@ def addr_names(text):
     return re.findall(r"(?:localparam logic \[11:0\]|constant)\s+(ADDR_\w+)\s*:?", text)
 
 
-def sv_addr_names():
+def sv_addr_names(file="dcqcn_rl.sv"):
+    """The address names of the register map of the block `file` belongs to (rtl/dcqcn_regmap.svh,
+    or for the multi-QP block rtl/mq/dcqcn_mq_pkg.sv)."""
+    if file.startswith("mq/"):
+        return addr_names((RTL / "mq" / "dcqcn_mq_pkg.sv").read_text())
     return addr_names((RTL / "dcqcn_regmap.svh").read_text())
+
+
+def is_mq(file):
+    """Whether a candidate's file (relative to rtl/) is of the multi-QP block."""
+    return file.startswith("mq/") or file.startswith("vhdl/mq/")
+
+
+# The multi-QP core's observation ports (spec-mq 8.1) are wiring for the lockstep, not design:
+# a mutant there changes what is observed, not what the block does.
+MQ_OBS = re.compile(r"\bobs_\w+")
 
 
 def drop_terms(code, op_re):
@@ -199,11 +221,13 @@ def candidates(path):
     text = path.read_text()
     lines = text.split("\n")
     found, seen = [], set()
-    file = path.name
+    file = str(path.relative_to(RTL))
 
     def add(i_from, i_to, new_block, kind, category):
         old = "\n".join(lines[i_from:i_to + 1])
         new = new_block
+        if is_mq(file) and MQ_OBS.search(old):
+            return
         # widen to the previous lines until the text is unique (the same assignment in two blocks)
         while text.count(old) != 1 and i_from > 0 and i_to - i_from < 3:
             i_from -= 1
@@ -236,14 +260,16 @@ def candidates(path):
                 for new in drop_terms(code, r" & (?:~|!)?[A-Za-z_][\w.]*(?:\[[^\]]*\])?"):
                     add(i, i, new + sep + comment, "hs-drop-term", cat)
             # decode: a case item answers another address, or is gone (its address then DECERR)
-            d = re.match(r"^(\s*)(ADDR_\w+)(\[11:2\]:\s*)(.*)$", code)
+            d = (re.match(r"^(\s*dcqcn_mq_pkg::)(ADDR_\w+)(:\s*)(.*)$", code) if is_mq(file)
+                 else re.match(r"^(\s*)(ADDR_\w+)(\[11:2\]:\s*)(.*)$", code))
             if d:
-                names = sv_addr_names()
+                names = sv_addr_names(file)
                 if d.group(2) in names:
                     other = names[(names.index(d.group(2)) + 1) % len(names)]
                     add(i, i, f"{d.group(1)}{other}{d.group(3)}{d.group(4)}" + sep + comment, "decode-addr-swap", "decode")
                 if d.group(4).rstrip().endswith(";"):
-                    add(i, i, f"{d.group(1)}// (case item removed)", "decode-drop-item", "decode")
+                    ind = re.match(r"^(\s*)", d.group(1)).group(1)
+                    add(i, i, f"{ind}// (case item removed)", "decode-drop-item", "decode")
             d = re.search(r"s_axil_(aw|ar)addr\[11:2\]", code)
             if d:
                 add(i, i, code.replace(d.group(0), f"{{1'b0, s_axil_{d.group(1)}addr[10:2]}}") + sep + comment,
@@ -311,14 +337,32 @@ VHDL_SWAPS = [
 VHDL_CONST = re.compile(r"(?<=[-+*/<>=] )(\d+)\b")
 VHDL_DROP_TERM = re.compile(r" and (?:not )?[A-Za-z_][\w.]*(?:\([^()]*\))?")
 # package-body functions that only build elaboration messages: a change there alters no behaviour
-VHDL_MESSAGE_ONLY = ("to_dec_string", "dcqcn_check_params")
+VHDL_MESSAGE_ONLY = ("to_dec_string", "dcqcn_check_params", "mq_check_params")
 
 
 def vhdl_ranges(lines, name):
     """Line ranges of the `comb` process bodies (and `ctrl`, the control scheme's decode in
     dcqcn_rl.vhd), and in the package the package body's functions (those of VHDL_MESSAGE_ONLY
-    left out)."""
+    left out). In the multi-QP twin (dcqcn_mq_*.vhd): every `process (all)` but the observation
+    wiring `obs`, and every function body (in its package, the package body's)."""
     out, start = [], None
+    if name.startswith("dcqcn_mq"):
+        body = name != "dcqcn_mq_pkg.vhd"
+        kind = None
+        for i, line in enumerate(lines):
+            code = line.split("--")[0]
+            body = body or "package body" in code
+            if start is None:
+                p = re.match(r"\s*(\w+)\s*:\s*process\s*\(all\)", code)
+                f = re.match(r"\s*function\s+(\w+)\b.*\bis\s*$", code)
+                if p and p.group(1) != "obs":
+                    start, kind = i, "process"
+                elif f and body and f.group(1) not in VHDL_MESSAGE_ONLY:
+                    start, kind = i, "function"
+            elif re.match(rf"\s*end {kind}\b", code):
+                out.append((start + 1, i))
+                start = None
+        return out
     if name == "dcqcn_pkg.vhd":
         skip = False
         for i, line in enumerate(lines):
@@ -358,8 +402,11 @@ def vhdl_candidates(path):
     text = path.read_text()
     lines = text.split("\n")
     found, seen = [], set()
-    file = f"vhdl/{path.name}"
+    file = str(path.relative_to(RTL))
     names = addr_names((RTL / "vhdl" / "dcqcn_pkg.vhd").read_text())
+    # the multi-QP twin's register decode names word indices `G_<word>_C` (dcqcn_mq_regs.vhd)
+    words = re.findall(r"constant (G_\w+_C)\s*:\s*natural := 16#",
+                       (RTL / "vhdl" / "mq" / "dcqcn_mq_regs.vhd").read_text()) if is_mq(file) else []
 
     def add(i_from, i_to, new_block, kind, category):
         old = "\n".join(lines[i_from:i_to + 1])
@@ -371,6 +418,10 @@ def vhdl_candidates(path):
         m = re.search(r"\bADDR_\w+", code)
         if m and m.group(0) in names:
             o = names[(names.index(m.group(0)) + 1) % len(names)]
+            return code[:m.start()] + o + code[m.end():]
+        m = re.search(r"\bG_\w+_C\b", code)
+        if m and m.group(0) in words:
+            o = words[(words.index(m.group(0)) + 1) % len(words)]
             return code[:m.start()] + o + code[m.end():]
         return None
 
@@ -401,10 +452,14 @@ def vhdl_candidates(path):
                 for new in drop_terms(code, r" and (?:not )?[A-Za-z_][\w.]*(?:\([^()]*\))?"):
                     add(i, i, new + sep + comment, "hs-drop-term", cat)
             # decode: a write or read decode answering the next address of the map
-            if re.search(r"word_index\(ADDR_|rtab\(ADDR_", code):
+            if re.search(r"word_index\(ADDR_|rtab\(ADDR_|\(G_\w+_C\)|= G_\w+_C\)", code):
                 new = other_addr(code)
                 if new:
                     add(i, i, new + sep + comment, "decode-addr-swap", "decode")
+            # the multi-QP twin's word masks: a readable or writable word left out (DECERR)
+            d = re.match(r"^(\s*)m\((G_\w+_C)\)\s*:= '1';\s*$", code)
+            if d:
+                add(i, i, f"{d.group(1)}-- ({d.group(2)} removed)", "decode-drop-item", "decode")
             # sequential: a register's update dropped (it keeps its value in that branch)
             a = re.match(r"^(\s*)v\.([\w.]+)(\s*):=\s*(.+);\s*$", code)
             if a and a.group(4).strip() != f"r.{a.group(2)}":
@@ -452,7 +507,7 @@ def vhdl_candidates(path):
                 add(i, i, f"{m.group(1)}-- ({m.group(2)} removed)", "decode-drop-item", "decode")
             if ");" in code:
                 in_list = False
-        m = re.match(r"^(\s*constant ADDR_\w+\s*: natural := 16#)([0-9A-Fa-f]{3})(#;.*)$", line)
+        m = re.match(r"^(\s*constant (?:ADDR|G)_\w+\s*: natural := 16#)([0-9A-Fa-f]{3})(#(?: / 4)?;.*)$", line)
         if m:
             add(i, i, f"{m.group(1)}{(int(m.group(2), 16) + 4) & 0xFFF:03X}{m.group(3)}", "decode-addr-const", "decode")
     return found
@@ -513,6 +568,76 @@ def builds(file, old, new, scratch, rates):
         if v.returncode != 0:
             return False
     return True
+
+
+MQ_QPS = 4  # build.rs builds each multi-QP mutant at QPS 4 (`mut_<name>`)
+
+
+def mq_builds(file, old, new, scratch):
+    """Whether a multi-QP mutant builds as crates/dcqcn-cosim/build.rs builds `mq_mutant_variants`:
+    a copy of rtl/mq/ (or rtl/vhdl/mq/, first through scripts/vhdl2verilog.py --top
+    dcqcn_mq_core) with the change, verilated with the flags of variants.toml (common, the VHDL
+    path's, the mutant's; --lint-only instead of --cc) as `dcqcn_mq_core` at QPS 4 and the first
+    rate set, the packages first."""
+    vhdl = file.startswith("vhdl/")
+    shutil.rmtree(scratch, ignore_errors=True)
+    src = RTL / ("vhdl/mq" if vhdl else "mq")
+    scratch.mkdir(parents=True)
+    for f in src.iterdir():
+        if f.suffix in (".sv", ".svh", ".vhd"):
+            shutil.copy(f, scratch / f.name)
+    t = scratch / pathlib.Path(file).name
+    t.write_text(t.read_text().replace(old, new, 1))
+    flags = VARIANTS["flags"]
+    lint = [("--lint-only" if f == "--cc" else f)
+            for f in flags["common"] + (flags["vhdl"] if vhdl else []) + flags["mutant"]]
+    r = VARIANTS["rates"][0]
+    if vhdl:
+        out = scratch / "verilog"
+        out.mkdir()
+        g = subprocess.run([sys.executable, str(ROOT / "scripts" / "vhdl2verilog.py"), "--top", "dcqcn_mq_core",
+                            f"--qps={MQ_QPS}", f"--clk-freq-hz={r['clk_hz']}", f"--line-rate={r['line_rate']}",
+                            "--src", str(scratch), "--out", str(out / "dcqcn_mq_core.v"),
+                            "--ghdl", os.environ.get("GHDL", "ghdl")], capture_output=True, text=True)
+        if g.returncode != 0:
+            return False
+        sources, params, inc = [str(out / "dcqcn_mq_core.v")], [], out
+    else:
+        sources = sorted((str(p) for p in scratch.glob("*.sv")), key=lambda s: not s.endswith("_pkg.sv"))
+        params = [f"-GQPS={MQ_QPS}", f"-GCLK_FREQ_HZ=32'd{r['clk_hz']}", f"-GLINE_RATE=32'd{r['line_rate']}"]
+        inc = scratch
+    v = subprocess.run([os.environ.get("VERILATOR", "verilator")] + lint + ["--top-module", "dcqcn_mq_core"]
+                       + params + [f"-I{inc}", f"-I{RTL}"] + sources, capture_output=True, text=True)
+    return v.returncode == 0
+
+
+def mq_run(dcqcn, variant, args, report):
+    """The multi-QP lockstep on `variant` (a mutant's name, or the correct RTL's `mq-q4`,
+    `mq-vhdl-q4`): the 12 scenarios (`--scenario all`, `--cycles`) at each seed of --mq-seeds in turn, one
+    job, until the first mismatch. Killed: the scenario, seed, cycle and first field of it."""
+    t = time.time()
+    out = {"status": "survived"}
+    runs = 0
+    for seed in args.mq_seeds:
+        cmd = [str(dcqcn), "cosim", "--block", "mq", "--variant", variant, "--scenario", "all", "--seed", str(seed),
+               "--cycles", str(args.mq_cycles), "--jobs", "1", "--report", str(report)]
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=report.parent)
+        runs += 1
+        if r.returncode == 1:
+            out["status"] = "killed"
+            try:
+                m = json.loads(report.read_text())
+                out["field"] = m["fields"][0]["field"] if m.get("fields") else ""
+                out["scenario"], out["cycle"], out["seed"] = m["scenario"], m["cycle"], seed
+            except (OSError, ValueError, KeyError) as e:
+                out["field"] = f"(report unreadable: {e})"
+            break
+        if r.returncode != 0:
+            out = {"status": f"error {r.returncode}", "error": r.stderr[-400:]}
+            break
+    out["seconds"] = round(time.time() - t, 2)
+    out["seeds_run"] = runs
+    return out
 
 
 def toml_str(s):
@@ -683,6 +808,17 @@ def summary(rows, args):
                    f"{(p90 + 1) / rate:.1f} s, {(mx + 1) / rate:.1f} s of fuzzing") if rate else ""
             lines.append(f"\ntime to kill ({which}): failing case number median {med}, 90th percentile {p90}, "
                          f"max {mx} (case n is the (n + 1)-th case of the run){est}")
+    if args.block == "mq":
+        cyc = sorted(r["after"]["cycle"] for r in scored if killed(r, "after") and r["after"].get("cycle") is not None)
+        if cyc:
+            k = len(cyc)
+            lines.append(f"\ncycle of the first mismatch (in its scenario run): median {cyc[k // 2]}, "
+                         f"90th percentile {cyc[min(k - 1, (9 * k) // 10)]}, max {cyc[-1]}")
+        seeds = {}
+        for r in scored:
+            if killed(r, "after"):
+                seeds[r["after"].get("seed")] = seeds.get(r["after"].get("seed"), 0) + 1
+        lines.append("killed at seed: " + ", ".join(f"{k} {v}" for k, v in sorted(seeds.items(), key=str)))
     inj = sum(1 for r in scored if killed(r, "after") and r["after"].get("injected"))
     rates = {}
     for r in scored:
@@ -690,11 +826,13 @@ def summary(rows, args):
             v = r["after"].get("variant") or ""
             m = re.search(r"-(1g|25g|lmax)$", v)
             rates[m.group(1) if m else "10g"] = rates.get(m.group(1) if m else "10g", 0) + 1
-    lines.append(f"killing case (after): {inj} from an injected state; by rate set " +
-                 ", ".join(f"{k} {v}" for k, v in sorted(rates.items())))
+    if args.block != "mq":
+        lines.append(f"killing case (after): {inj} from an injected state; by rate set " +
+                     ", ".join(f"{k} {v}" for k, v in sorted(rates.items())))
     a = sum(1 for r in scored if killed(r, "after"))
     total = (f"TOTAL: {len(rows)} mutants, {len(rows) - len(scored)} provably equivalent (not run); "
-             f"after: killed {pct(a, len(scored))} within {args.seconds:.0f} s each")
+             + (f"killed {pct(a, len(scored))} by the 12 scenarios" if args.block == "mq" else
+                f"after: killed {pct(a, len(scored))} within {args.seconds:.0f} s each"))
     if have_before:
         b = sum(1 for r in scored if killed(r, "before"))
         only_after = [r["name"] for r in scored if killed(r, "after") and not killed(r, "before")]
@@ -712,7 +850,9 @@ def render(rows, args, build_s, fuzz_s, control=()):
     lines = []
     for c in control:
         runs = "; ".join(f"{w}: {c[w]['status'] if c[w]['status'] != 'survived' else '0 mismatches'} "
-                         f"in {c[w].get('cases', '?')} cases, {c[w]['seconds']:.0f} s"
+                         + (f"in 12 scenarios x {c[w].get('seeds_run')} seeds, " if c[w].get("seeds_run") else
+                            f"in {c[w].get('cases', '?')} cases, ")
+                         + f"{c[w]['seconds']:.0f} s"
                          for w in ("after", "before") if c.get(w))
         lines.append(f"control {c['variant']} (the unmutated RTL, same seed and budgets): {runs}")
     if not control:
@@ -732,11 +872,18 @@ def render(rows, args, build_s, fuzz_s, control=()):
         if have_before:
             line += (f"  {b['status']:<9} {b.get('case') if b.get('case') is not None else '':>4}" if b else "  -" + " " * 13)
         line += f"  {a.get('field', '')}{a.get('error', '')}"
+        if a.get("scenario"):
+            line += f" ({a['scenario']} seed {a['seed']}, cycle {a['cycle']})"
         lines.append(line)
     lines += summary(rows, args)
-    lines.append(f"(hdl {args.hdl}, sample seed {args.sample_seed}, fuzz seed {args.seed}, "
-                 f"{args.cycles} cycles per case, rates 10g{',' + args.rates if args.rates else ''}; "
-                 f"build {build_s:.0f} s, fuzzing {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
+    if args.block == "mq":
+        lines.append(f"(block mq, hdl {args.hdl}, sample seed {args.sample_seed}, QPS {MQ_QPS}, the 12 scenarios x "
+                     f"{args.mq_cycles} cycles at seeds {','.join(map(str, args.mq_seeds))} in turn; "
+                     f"build {build_s:.0f} s, lockstep {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
+    else:
+        lines.append(f"(hdl {args.hdl}, sample seed {args.sample_seed}, fuzz seed {args.seed}, "
+                     f"{args.cycles} cycles per case, rates 10g{',' + args.rates if args.rates else ''}; "
+                     f"build {build_s:.0f} s, fuzzing {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
     for r in rows:
         if r["after"]["status"] != "killed":
             lines.append(f"\n{r['after']['status']}: {r['name']} ({r['file']}:{r['line']}, {r['category']}, "
@@ -777,11 +924,26 @@ def main():
     ap.add_argument("--since", default=os.environ.get("MUTANT_SINCE") or None,
                     help="only mutants of rtl/ lines changed since this git revision (default $MUTANT_SINCE): "
                          "a campaign on what a change added")
+    ap.add_argument("--block", choices=("rl", "mq"), default=os.environ.get("MUTANT_BLOCK", "rl"),
+                    help="rl: dcqcn_rl (rtl/, rtl/vhdl/; killed by dcqcn fuzz); mq: the multi-QP block "
+                         "(rtl/mq/, rtl/vhdl/mq/; killed by the multi-QP lockstep's scenarios)")
+    ap.add_argument("--mq-seeds", default=os.environ.get("MUTANT_MQ_SEEDS", "1,2,3"),
+                    help="--block mq: the scenario seeds, in turn until a mismatch (default 1,2,3)")
+    ap.add_argument("--mq-cycles", type=int, default=int(os.environ.get("MUTANT_MQ_CYCLES", "50000")),
+                    help="--block mq: cycles per scenario run (default 50000)")
     ap.add_argument("--list", action="store_true", help="print the sample (no build, no run)")
     ap.add_argument("--report", action="store_true", help="render the report again from results.json")
     args = ap.parse_args()
+    mq = args.block == "mq"
+    try:
+        args.mq_seeds = [int(s) for s in args.mq_seeds.split(",") if s.strip()]
+    except ValueError:
+        sys.exit(f"mutants.py: --mq-seeds: comma-separated integers, not `{args.mq_seeds}`")
+    if mq and not args.mq_seeds:
+        sys.exit("mutants.py: --mq-seeds: at least one seed")
     global OUT
-    OUT = ROOT / "target" / {"sv": "mutants", "vhdl": "mutants-vhdl", "both": "mutants-both"}[args.hdl]
+    OUT = (ROOT / "target" / "mutants-mq" / args.hdl if mq else
+           ROOT / "target" / {"sv": "mutants", "vhdl": "mutants-vhdl", "both": "mutants-both"}[args.hdl])
 
     if args.report:
         data = json.loads((OUT / "results.json").read_text())
@@ -795,31 +957,38 @@ def main():
         return 0 if k * 100 >= 95 * max(1, n) else 1
 
     picked = []
-    rates = rate_sets(args.rates)
+    rates = rate_sets(args.rates) if not mq else [VARIANTS["rates"][0]]
+    if mq:
+        args.rates, args.before_seconds = "", 0.0  # the multi-QP variants: first rate set, one mode
     changed = changed_lines(args.since) if args.since else None
 
     def restrict(cands):
         return cands if changed is None else [c for c in cands if touches(c, changed)]
 
+    def check(c):
+        if mq:
+            return mq_builds(c[0], c[3], c[4], OUT / "scratch")
+        return builds(c[0], c[3], c[4], OUT / "scratch", rates)
+
     if args.hdl in ("sv", "both"):
         cands = []
-        for path in sorted(RTL.glob("*.sv")) + sorted(RTL.glob("*.svh")):
+        sv_dir = RTL / "mq" if mq else RTL
+        for path in sorted(sv_dir.glob("*.sv")) + sorted(sv_dir.glob("*.svh")):
             cands += candidates(path)
         cands = restrict(cands)
         report_sites("SV", cands)
-        picked += stratified(cands, args.sample, args.sample_seed,
-                             lambda c: builds(c[0], c[3], c[4], OUT / "scratch", rates))
+        picked += stratified(cands, args.sample, args.sample_seed, check)
     if args.hdl in ("vhdl", "both"):
         cands = []
-        for path in sorted((RTL / "vhdl").glob("dcqcn_*.vhd")):
+        for path in sorted((RTL / "vhdl" / "mq").glob("dcqcn_mq*.vhd") if mq else (RTL / "vhdl").glob("dcqcn_*.vhd")):
             if path.name != "dcqcn_tap_pkg.vhd":  # simulation only
                 cands += vhdl_candidates(path)
         cands = restrict(cands)
         report_sites("VHDL", cands)
         n = args.sample if args.hdl == "vhdl" or args.sample_vhdl is None else args.sample_vhdl
-        picked += stratified(cands, n, args.sample_seed,
-                             lambda c: builds(c[0], c[3], c[4], OUT / "scratch", rates))
-    defs = OUT / "defs"
+        picked += stratified(cands, n, args.sample_seed, check)
+    # build.rs reads the multi-QP mutants from the `mq/` of its mutants directory
+    defs = OUT / "defs" / "mq" if mq else OUT / "defs"
     defs.mkdir(parents=True, exist_ok=True)
     chosen = []
     for k, (file, line, kind, old, new, block, cat) in enumerate(picked):
@@ -844,13 +1013,20 @@ def main():
     print(f"sample: {len(chosen)} (seed {args.sample_seed}, all elaborate); building each at 10g"
           f"{', ' + args.rates if args.rates else ''}...", flush=True)
 
-    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs), DCQCN_WIDTHS=args.widths, CARGO_TARGET_DIR=str(CARGO_DIR),
-               DCQCN_MUTANT_RATES=args.rates)
+    env = dict(os.environ, DCQCN_MUTANTS_DIR=str(defs.parent if mq else defs), DCQCN_WIDTHS=args.widths,
+               CARGO_TARGET_DIR=str(CARGO_DIR), DCQCN_MUTANT_RATES=args.rates)
+    if mq:
+        # the correct multi-QP variants at the mutants' QPS only, each mutant at QPS 4
+        env.update(DCQCN_MQ_QPS=str(MQ_QPS), DCQCN_MQ_MUTANT_QPS=str(MQ_QPS))
     t0 = time.time()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "dcqcn-cli"], cwd=ROOT, env=env, check=True)
     build_s = time.time() - t0
-    print(f"built in {build_s:.0f} s; fuzzing each for up to {args.seconds:.0f} s"
-          f"{f' (and {args.before_seconds:.0f} s before)' if args.before_seconds > 0 else ''}", flush=True)
+    if mq:
+        print(f"built in {build_s:.0f} s; each mutant: the 12 scenarios x {args.mq_cycles} cycles at QPS {MQ_QPS}, "
+              f"seeds {','.join(map(str, args.mq_seeds))} in turn until a mismatch", flush=True)
+    else:
+        print(f"built in {build_s:.0f} s; fuzzing each for up to {args.seconds:.0f} s"
+              f"{f' (and {args.before_seconds:.0f} s before)' if args.before_seconds > 0 else ''}", flush=True)
     dcqcn = CARGO_DIR / "release" / "dcqcn"
     runs = OUT / "runs"
     shutil.rmtree(runs, ignore_errors=True)
@@ -875,6 +1051,8 @@ def main():
 
     def attack(task):
         name, which, variant, secs, before = task
+        if mq:
+            return name, which, mq_run(dcqcn, variant, args, runs / f"{name}-{which}.json")
         return name, which, fuzz_run(dcqcn, variant, secs, args, runs / f"{name}-{which}.json", before)
 
     # The control: the unmutated RTL of each HDL in the campaign, fuzzed exactly as a mutant is
@@ -883,7 +1061,7 @@ def main():
     hdls = {"sv": ["sv"], "vhdl": ["vhdl"], "both": ["sv", "vhdl"]}[args.hdl]
     control_tasks = []
     for hdl in hdls:
-        base = {"sv": "w8", "vhdl": "vhdl-w8"}[hdl]
+        base = ({"sv": f"mq-q{MQ_QPS}", "vhdl": f"mq-vhdl-q{MQ_QPS}"} if mq else {"sv": "w8", "vhdl": "vhdl-w8"})[hdl]
         control_tasks.append((f"control-{base}", "after", base, args.seconds, False))
         if args.before_seconds > 0:
             control_tasks.append((f"control-{base}", "before", base, args.before_seconds, True))
@@ -904,8 +1082,10 @@ def main():
         for name, which, res in failed:
             print(f"error: control {name} ({which}): the unmutated RTL {res['status']}"
                   f"{' at case ' + str(res.get('case')) + ', field ' + res.get('field', '') if res.get('case') is not None else ''}"
-                  f"{': ' + res['error'] if res.get('error') else ''}; replay: dcqcn fuzz --replay "
-                  f"{runs / (name + '-' + which + '.json')}", file=sys.stderr)
+                  f"{': ' + res['error'] if res.get('error') else ''}; "
+                  + (f"replay: dcqcn cosim --block mq --variant {name[len('control-'):]} --scenario {res.get('scenario')} "
+                     f"--seed {res.get('seed')}" if mq else
+                     f"replay: dcqcn fuzz --replay {runs / (name + '-' + which + '.json')}"), file=sys.stderr)
         print("error: the fuzzer fails the correct RTL within the budget, so a kill measures nothing: "
               "fix the harness (or the RTL) first", file=sys.stderr)
         return 2

@@ -36,12 +36,16 @@ Usage: vhdl2verilog.py --data-bytes N [--clk-freq-hz F] [--line-rate L] [--src D
                        [--state FILE.svh] [--inject FILE.svh] [--ghdl GHDL]
                        [--generic NAME=VALUE]...
        vhdl2verilog.py --top dcqcn_mq_core --qps N [--clk-freq-hz F] [--line-rate L] --src DIR
-                       --out FILE.v [--ghdl GHDL]
+                       --out FILE.v [--inject FILE.svh] [--ghdl GHDL]
+       vhdl2verilog.py --top dcqcn_mq_core --qps N --src rtl/mq --sv-inject FILE.svh
 
 With `--top dcqcn_mq_core` (the multi-QP block, docs/spec-mq.md) the sources are every .vhd file of
 --src (rtl/vhdl/mq/), in an order where each file comes after the packages and entities it names
 (`use work.X`, `entity work.X`); the generics are QPS, CLK_FREQ_HZ and LINE_RATE; the two repairs
-apply as above; there is no --state or --inject (its lockstep reads the core's obs_* ports).
+apply as above; there is no --state (its lockstep reads the core's obs_* ports). `--inject FILE.svh`
+writes the twin's dcqcn_mq_inject.svh, `--sv-inject FILE.svh` (no GHDL, --src rtl/mq) the
+SystemVerilog's: the state injection and memory dumps of verilator/dcqcn_mq_cosim_top.sv (see the
+section "multi-QP block's state injection" below).
 Python 3 standard library only; GHDL's work files go to a temporary directory.
 """
 
@@ -422,6 +426,275 @@ def inject_assigns(verilog, src, data_bytes):
     return lines
 
 
+# --- The multi-QP block's state injection and memory dump (docs/spec-mq.md 8.2, 8.3) ---------------
+#
+# verilator/dcqcn_mq_cosim_top.sv includes dcqcn_mq_inject.svh inside `always @(posedge inj_clk)`.
+# Its statements come from two declarations of the model crate, read here (never a third list):
+# crates/dcqcn-model/src/mq/obs.rs (STATE_FIELDS, BITMAPS: the obs_state and obs_bitmaps layouts)
+# and crates/dcqcn-model/src/mq/mem.rs (MEMORIES: each memory's width and the readers that have a
+# copy each). Where each register is comes from the RTL: for the SystemVerilog (rtl/mq/) the module
+# that assigns it (`name <=`) and that module's instance path below dcqcn_mq_core; for the VHDL twin
+# the bit range of a field of its block's state record `r` (record declarations of the VHDL
+# sources) in GHDL's flip-flop behind `r`. Every register must be found exactly once, and in the
+# twin every bit of every `r` must be some register's (so no register escapes the injection).
+
+MODEL_MQ = ROOT / "crates" / "dcqcn-model" / "src" / "mq"
+# spec-mq 4.8: the register holding the QP a copy's reader works on in cycle t, which the copy's
+# read address (raddr in t - 1) became; and that read address's signal in rtl/mq/dcqcn_mq_core.sv
+MQ_READERS = {"visit": ("scan_q", "next_scan"), "grant": ("gx_qp", "pick_qp"), "rpt": ("rx_qp", "s_rpt_qp")}
+MQ_PIPELINE = ["raddr_q", "ram_rdata_q", "byp_we_q", "byp_addr_q", "byp_data_q"]
+MQ_DFX_ENTRIES = 64
+
+
+def rust_source(path):
+    """A Rust file without its `//` comments."""
+    return "\n".join(l.split("//", 1)[0] for l in path.read_text().splitlines())
+
+
+def mq_declarations():
+    """(STATE_FIELDS [(name, width)], BITMAPS [name], copies [(copy name, reader or None, width)])."""
+    obs = rust_source(MODEL_MQ / "obs.rs")
+    m = re.search(r"pub const STATE_FIELDS: &\[Field\] = &\[(.*?)\n\];", obs, re.S)
+    b = re.search(r"pub const BITMAPS: \[&str; 7\] = \[(.*?)\];", obs, re.S)
+    mem = rust_source(MODEL_MQ / "mem.rs")
+    k = re.search(r"pub const MEMORIES: \[Memory; \d+\] = \[(.*?)\n\];", mem, re.S)
+    if not (m and b and k):
+        raise Error(f"{MODEL_MQ}: STATE_FIELDS, BITMAPS or MEMORIES not found where expected")
+    fields = [(n, int(w)) for n, w in re.findall(r'\(\s*"(\w+)",\s*(\d+)\s*\)', m.group(1))]
+    bitmaps = re.findall(r'"(\w+)"', b.group(1))
+    copies = []
+    for e in re.finditer(r'Memory\s*\{\s*name:\s*"(\w+)",\s*fields:\s*&\[(.*?)\],\s*readers:\s*&\[(.*?)\],?\s*\}',
+                         k.group(1), re.S):
+        width = sum(int(w) for w in re.findall(r'\(\s*"\w+",\s*(\d+)\s*\)', e.group(2)))
+        readers = re.findall(r'"(\w+)"', e.group(3))
+        for r in readers:
+            if r not in MQ_READERS:
+                raise Error(f"mem.rs: memory {e.group(1)}: reader {r} is none of {', '.join(MQ_READERS)}")
+        copies += [(f"{e.group(1)}_{r}", r, width) for r in readers] or [(e.group(1), None, width)]
+    if len(fields) < 2 or len(bitmaps) != 7 or len(copies) < 2:
+        raise Error(f"{MODEL_MQ}: cannot read STATE_FIELDS, BITMAPS or MEMORIES")
+    return fields, bitmaps, copies
+
+
+def sv_modules(texts):
+    return {m.group(1): m.group(2) for t in texts
+            for m in re.finditer(r"^\s*module\s+(\w+)(.*?)^\s*endmodule", t, re.M | re.S)}
+
+
+INSTANCE = r"^\s*(\w+)\s*(?:#\s*\((?:[^()]|\([^()]*\))*\))?\s*(u_\w+)\s*\("
+
+
+def mq_sv_targets(src, qps):
+    """Where each register of the SystemVerilog dcqcn_mq_core is, as hierarchical names below the
+    wrapper: {state field or bitmap: name}, {copy: (ram, {pipeline register: name})}, dfx_mem."""
+    modules = sv_modules(f.read_text() for f in sorted(src.glob("*.sv")))
+    if "dcqcn_mq_core" not in modules:
+        raise Error(f"{src}: no module dcqcn_mq_core")
+    where = {}
+
+    def walk(mod, path):
+        body = "\n".join(l.split("//", 1)[0] for l in modules[mod].splitlines())
+        for name in set(re.findall(r"^\s*([a-z_]\w*)\s*(?:\[[^\]]*\])?\s*<=", body, re.M)):
+            where.setdefault(name, []).append(f"{path}.{name}")
+        for m in re.finditer(INSTANCE, body, re.M | re.S):
+            if m.group(1) in modules:
+                walk(m.group(1), f"{path}.{m.group(2)}")
+
+    walk("dcqcn_mq_core", "dut")
+    fields, bitmaps, copies = mq_declarations()
+    regs = {}
+    for name in [f for f, _ in fields] + bitmaps:
+        paths = where.get(name, [])
+        if len(paths) != 1:
+            raise Error(f"{src}: register {name} is assigned in {len(paths)} places below dcqcn_mq_core "
+                        f"({', '.join(paths) or 'none'}), expected one")
+        regs[name] = paths[0]
+    # no register the lockstep neither observes nor injects: each one assigned below the core is an
+    # observed register, a memory, or a memory copy's read pipeline
+    known = set(regs) | {c[0] for c in copies} | set(MQ_PIPELINE) | {"ram"}
+    unknown = sorted(set(where) - known)
+    if unknown:
+        raise Error(f"{src}: {', '.join(where[u][0] for u in unknown)}: a register that is not in obs.rs "
+                    "STATE_FIELDS or BITMAPS (the lockstep neither observes nor injects it)")
+    core = modules["dcqcn_mq_core"]
+    mems = {}
+    for name, reader, width in copies:
+        if reader is None:
+            paths = where.get(name, [])
+            if len(paths) != 1:
+                raise Error(f"{src}: memory {name} is written in {len(paths)} places, expected one")
+            mems[name] = (paths[0], {})
+            continue
+        inst = re.search(rf"dcqcn_mq_mem\s*#\s*\(\s*\.W\((\d+)\)[^;]*?\bu_{name}\s*\((.*?)\);", core, re.S)
+        if not inst:
+            raise Error(f"{src}: dcqcn_mq_core has no dcqcn_mq_mem instance u_{name} (mem.rs MEMORIES)")
+        if int(inst.group(1)) != width:
+            raise Error(f"{src}: u_{name} is {inst.group(1)} bits wide, mem.rs MEMORIES says {width}")
+        raddr = re.search(r"\.raddr\(\s*(\w+)", inst.group(2))
+        if not raddr or raddr.group(1) != MQ_READERS[reader][1]:
+            raise Error(f"{src}: u_{name} reads at {raddr.group(1) if raddr else '?'}, the {reader} copy "
+                        f"should read at {MQ_READERS[reader][1]} (spec-mq 4.8)")
+        path = f"dut.u_{name}"
+        mems[name] = (f"{path}.ram", {r: f"{path}.{r}" for r in MQ_PIPELINE})
+    others = set(re.findall(r"dcqcn_mq_mem\s*#\s*\(.*?\)\s*u_(\w+)\s*\(", core, re.S)) - set(mems)
+    if others:
+        raise Error(f"{src}: memory copies {', '.join(sorted(others))} are not in mem.rs MEMORIES")
+    return regs, mems
+
+
+def mq_vhdl_targets(verilog, src, qps):
+    """As mq_sv_targets, for the twin's ghdl --synth netlist: each register a bit range of the
+    flip-flop behind its block's record `r`."""
+    modules = {m.group(1): m.group(2)
+               for m in re.finditer(r"^module\s+(\w+)(.*?)^endmodule", verilog, re.M | re.S)}
+    texts = {f: f.read_text() for f in sorted(src.glob("*.vhd"))}
+    # the record types (the core's bitmap_t is NQ_C = QPS bits)
+    decls = "\n".join(strip_comment(l) for t in texts.values() for l in t.splitlines())
+    decls = re.sub(r"\bNQ_C\s*-\s*1\b", str(qps - 1), decls)
+    recs = records(decls)
+    entity_of = {}  # entity -> record type of its `signal r`
+    for t in texts.values():
+        t = "\n".join(strip_comment(l) for l in t.splitlines())
+        e = re.search(r"^\s*entity\s+(\w+)\s+is\b", t, re.M | re.I)
+        r = re.search(r"^\s*signal\s+r\s*:\s*(\w+)", t, re.M | re.I)
+        if e:
+            entity_of[e.group(1).lower()] = r.group(1).lower() if r else None
+
+    def entity(mod):
+        cands = [e for e in entity_of if mod == e or mod.startswith(e + "_")]
+        return max(cands, key=len) if cands else None
+
+    def leaves(ty, path, lsb):
+        for name, w in recs[ty]:
+            fw = field_width(recs, name, w, {})
+            if isinstance(w, str):
+                yield from leaves(w, path + [name], lsb)
+            else:
+                yield path + [name], lsb, fw
+            lsb += fw
+
+    fields, bitmaps, copies = mq_declarations()
+    state_names = {f for f, _ in fields} | set(bitmaps)
+    found = {}
+    flops = {}
+
+    def walk(mod, path):
+        body = modules[mod]
+        ent = entity(mod)
+        if ent and entity_of.get(ent):
+            ty = entity_of[ent]
+            d = re.search(r"^\s*reg\s+\[(\d+):0\]\s+r;", body, re.M)
+            q = re.search(r"always @\*\s*\n\s*r = (n\d+_q); // \(isignal\)", body)
+            if not (d and q):
+                raise Error(f"state injection: no `reg [..:0] r` with its flip-flop in synthesised module {mod}")
+            total = width(recs, ty, {})
+            if int(d.group(1)) + 1 != total:
+                raise Error(f"record {ty} is {total} bits by the VHDL, but r in {mod} is {int(d.group(1)) + 1}")
+            covered = set()
+            for p, lsb, w in leaves(ty, [], 0):
+                leaf = p[-1]
+                name = f"cfg_{leaf}" if "cfg" in p[:-1] else leaf
+                if name not in state_names:
+                    raise Error(f"state injection: {path}.r.{'.'.join(p)} is no register of obs.rs STATE_FIELDS "
+                                "or BITMAPS (a register the lockstep neither observes nor injects)")
+                found.setdefault(name, []).append(f"{path}.{q.group(1)}[{lsb + w - 1}:{lsb}]")
+                covered |= set(range(lsb, lsb + w))
+            if covered != set(range(total)):
+                raise Error(f"state injection: the registers do not cover every bit of {path}.r")
+        for m in re.finditer(r"^\s*(\w+)\s+(u_\w+)\s*\(", body, re.M):
+            if m.group(1) in modules:
+                walk(m.group(1), f"{path}.{m.group(2)}")
+
+    walk("dcqcn_mq_core", "dut")
+    regs = {}
+    for name in [f for f, _ in fields] + bitmaps:
+        if len(found.get(name, [])) != 1:
+            raise Error(f"state injection: register {name} is {len(found.get(name, []))} fields of the twin's "
+                        f"state records ({', '.join(found.get(name, [])) or 'none'}), expected one")
+        regs[name] = found[name][0]
+    core = modules["dcqcn_mq_core"]
+    mems = {}
+    for name, reader, w in copies:
+        if reader is None:
+            inst = re.search(r"^\s*(\w+)\s+u_regs\s*\(", core, re.M)
+            if not inst or not re.search(rf"^\s*reg\s+\[{w - 1}:0\]\s+{name}\[{MQ_DFX_ENTRIES - 1}:0\]\s*;",
+                                         modules[inst.group(1)], re.M):
+                raise Error(f"no `reg [{w - 1}:0] {name}[{MQ_DFX_ENTRIES - 1}:0]` in the twin's u_regs")
+            mems[name] = (f"dut.u_regs.{name}", {})
+            continue
+        inst = re.search(rf"^\s*(\w+)\s+u_{name}\s*\(", core, re.M)
+        if not inst:
+            raise Error(f"the twin's dcqcn_mq_core has no instance u_{name} (mem.rs MEMORIES)")
+        body = modules[inst.group(1)]
+        if not re.search(rf"^\s*reg\s+\[{w - 1}:0\]\s+ram\[", body, re.M):
+            raise Error(f"the twin's u_{name} has no `reg [{w - 1}:0] ram[..]` (mem.rs MEMORIES: {w} bits)")
+        pipe = {}
+        for r in MQ_PIPELINE:
+            q = re.search(rf"always @\*\s*\n\s*{r} = (n\d+_q); // \(isignal\)", body)
+            if not q:
+                raise Error(f"the twin's u_{name}: no flip-flop behind {r}")
+            pipe[r] = f"dut.u_{name}.{q.group(1)}"
+        mems[name] = (f"dut.u_{name}.ram", pipe)
+    others = {m.group(1) for m in re.finditer(r"^\s*dcqcn_mq_mem\w*\s+u_(\w+)\s*\(", core, re.M)} - set(mems)
+    if others:
+        raise Error(f"the twin's memory copies {', '.join(sorted(others))} are not in mem.rs MEMORIES")
+    return regs, mems
+
+
+def mq_inject_lines(regs, mems, qps):
+    """The body of the wrapper's `always @(posedge inj_clk)` (verilator/dcqcn_mq_cosim_top.sv)."""
+    fields, bitmaps, copies = mq_declarations()
+    aw = max(1, (qps - 1).bit_length())
+    lsb, at = {}, 0
+    for name, w in fields:
+        lsb[name] = (at, w)
+        at += w
+    out = ["        case (inj_op)",
+           "            2'd0: begin",
+           "                // every register of obs_state from its bits of in_state, every bitmap from in_bitmaps"]
+    for name, w in fields:
+        lo, w = lsb[name]
+        out.append(f"                {regs[name]} <= in_state[{lo + w - 1}:{lo}];")
+    for k, name in enumerate(bitmaps):
+        out.append(f"                {regs[name]} <= in_bitmaps[{k * qps + qps - 1}:{k * qps}];")
+    out.append("                // each copy's read pipeline as if read at its reader's QP (spec-mq 4.8), no bypass")
+    for name, reader, w in copies:
+        ram, pipe = mems[name]
+        if reader is None:
+            continue
+        lo, _ = lsb[MQ_READERS[reader][0]]
+        addr = f"in_state[{lo + aw - 1}:{lo}]"
+        out.append(f"                {pipe['raddr_q']} <= {addr};")
+        out.append(f"                {pipe['ram_rdata_q']} <= ({{{13 - aw}'d0, {addr}}} < 13'd{qps}) ? {ram}[{addr}] : {w}'d0;")
+        out.append(f"                {pipe['byp_we_q']} <= 1'b0;")
+        out.append(f"                {pipe['byp_addr_q']} <= {aw}'d0;")
+        out.append(f"                {pipe['byp_data_q']} <= {w}'d0;")
+    out.append("            end")
+    for op, what in ((1, "write"), (2, "read")):
+        out.append(f"            2'd{op}: begin  // {what} entry inj_addr of copy inj_copy")
+        out.append("                case (inj_copy)")
+        for k, (name, reader, w) in enumerate(copies):
+            ram, _ = mems[name]
+            a = aw if reader is not None else (MQ_DFX_ENTRIES - 1).bit_length()
+            if op == 1:
+                stmt = f"{ram}[inj_addr[{a - 1}:0]] <= inj_data[{w - 1}:0];"
+            else:
+                ext = f"{{{64 - w}'d0, {ram}[inj_addr[{a - 1}:0]]}}" if w < 64 else f"{ram}[inj_addr[{a - 1}:0]]"
+                stmt = f"dump_data <= {ext};"
+            out.append(f"                    5'd{k}: {stmt}  // {name}")
+        out.append("                    default: ;")
+        out.append("                endcase")
+        out.append("            end")
+    out.append("            default: ;")
+    out.append("        endcase")
+    return out
+
+
+MQ_INJECT_HEADER = ("// Generated by scripts/vhdl2verilog.py ({how}): state injection and memory dumps of dcqcn_mq_core at\n"
+                    "// QPS {qps} for verilator/dcqcn_mq_cosim_top.sv (spec-mq 8.2, 8.3), from crates/dcqcn-model/src/mq/obs.rs\n"
+                    "// (STATE_FIELDS, BITMAPS) and mem.rs (MEMORIES). Do not edit.\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--top", default="dcqcn_rl", choices=["dcqcn_rl", "dcqcn_mq_core"],
@@ -431,7 +704,9 @@ def main():
     ap.add_argument("--clk-freq-hz", type=word32)
     ap.add_argument("--line-rate", type=word32)
     ap.add_argument("--src", type=Path, default=ROOT / "rtl" / "vhdl", help="VHDL sources (default rtl/vhdl)")
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path)
+    ap.add_argument("--sv-inject", type=Path,
+                    help="with --top dcqcn_mq_core: the SystemVerilog's (--src rtl/mq) dcqcn_mq_inject.svh, no GHDL")
     ap.add_argument("--state", type=Path)
     ap.add_argument("--inject", type=Path)
     ap.add_argument("--ghdl", default="ghdl")
@@ -441,9 +716,19 @@ def main():
     args = ap.parse_args()
     if args.top == "dcqcn_rl" and args.data_bytes is None:
         ap.error("the following arguments are required: --data-bytes")
-    if args.top != "dcqcn_rl" and (args.qps is None or args.state or args.inject or args.generic):
-        ap.error(f"--top {args.top}: needs --qps, takes no --state, --inject or --generic")
+    if args.top != "dcqcn_rl" and (args.qps is None or args.state or args.generic):
+        ap.error(f"--top {args.top}: needs --qps, takes no --state or --generic")
+    if args.sv_inject and args.top == "dcqcn_rl":
+        ap.error("--sv-inject: only with --top dcqcn_mq_core")
+    if args.out is None and not args.sv_inject:
+        ap.error("the following arguments are required: --out")
     try:
+        if args.sv_inject:
+            regs, mems = mq_sv_targets(args.src, args.qps)
+            args.sv_inject.write_text(MQ_INJECT_HEADER.format(how=f"--sv-inject from {args.src.name}/", qps=args.qps)
+                                      + "\n".join(mq_inject_lines(regs, mems, args.qps)) + "\n")
+            if args.out is None:
+                return
         verilog, fixed, cases = synth(args)
         if args.top != "dcqcn_rl":
             args.out.write_text(
@@ -451,6 +736,11 @@ def main():
                 f"{args.top}, QPS={args.qps}); {fixed} wide constants rewritten from string literals,\n"
                 f"// {cases} case statements given the default GHDL 2.0's Verilog writer leaves out.\n"
                 + verilog)
+            if args.inject:
+                regs, mems = mq_vhdl_targets(verilog, args.src, args.qps)
+                args.inject.write_text(MQ_INJECT_HEADER.format(how="--inject from the twin's ghdl --synth netlist",
+                                                               qps=args.qps)
+                                       + "\n".join(mq_inject_lines(regs, mems, args.qps)) + "\n")
             return
         header = (f"// Generated by scripts/vhdl2verilog.py from {args.src.name}/ (ghdl --synth, DATA_BYTES="
                   f"{args.data_bytes}); {fixed} wide constants rewritten from string literals,\n"

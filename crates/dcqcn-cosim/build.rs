@@ -4,7 +4,9 @@
 //! `ghdl --synth` at the same widths and rates (`vhdl-w8`, `vhdl-w8-25g`...), and with feature
 //! `mutants` each deliberately defective copy from verilator/mutants/ (of the SV or of the VHDL, by
 //! the mutated file's extension). Beside them the multi-QP block (docs/spec-mq.md): its core
-//! `dcqcn_mq_core` with the observation ports, of the SystemVerilog (`mq-q<QPS>`, rtl/mq/) and of
+//! `dcqcn_mq_core` with the observation ports, in the lockstep wrapper
+//! verilator/dcqcn_mq_cosim_top.sv (state injection and memory dumps, spec-mq 8.2, 8.3, generated
+//! per variant by scripts/vhdl2verilog.py), of the SystemVerilog (`mq-q<QPS>`, rtl/mq/) and of
 //! the VHDL twin (`mq-vhdl-q<QPS>`, rtl/vhdl/mq/ through the same ghdl --synth path) at QPS 4 and
 //! 64 (DCQCN_MQ_QPS: a comma-separated list, empty for none; `make cosim` sets 4,64,1024), bound
 //! by src/mq_ffi.rs.
@@ -163,6 +165,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=DCQCN_MQ_QPS");
     println!("cargo:rerun-if-env-changed=DCQCN_MUTANTS_DIR");
     println!("cargo:rerun-if-env-changed=DCQCN_MUTANT_RATES");
+    println!("cargo:rerun-if-env-changed=DCQCN_MQ_MUTANT_QPS");
 
     let verilator = which_verilator();
     let vroot = verilator_root(&verilator);
@@ -234,12 +237,16 @@ fn main() {
         "cargo:rustc-env=DCQCN_VERILATOR_FLAGS={}",
         verilator_flags(&flags, Hdl::Sv, false).join(" ")
     );
+    // the multi-QP block's mutants (built in its loop below, after its correct variants)
+    let mut mq_mutants: Vec<MqVariant> = vec![];
     if env::var_os("CARGO_FEATURE_MUTANTS").is_some() {
         // `make mutants` points DCQCN_MUTANTS_DIR at its generated mutants (own target directory).
         let dir = env::var_os("DCQCN_MUTANTS_DIR")
             .map_or_else(|| root.join("verilator/mutants"), PathBuf::from);
         println!("cargo:rerun-if-changed={}", dir.display());
+        println!("cargo:rerun-if-changed={}", dir.join("mq").display());
         variants.extend(mutant_variants(&dir, &rtl, &out, &rates, &configs[0]));
+        mq_mutants = mq_mutant_variants(&dir.join("mq"), &rtl, &out, &rates[0]);
     }
 
     let mut build = cxx_build::bridges(["src/ffi.rs", "src/mq_ffi.rs"]);
@@ -320,37 +327,54 @@ fn main() {
     // The multi-QP block (docs/spec-mq.md): dcqcn_mq_core of each HDL at each QPS.
     let mut mq_registry = String::new();
     let mut mq_headers = String::new();
-    for v in mq_variants(&root, &rates[0]) {
+    let mq_wrapper = root.join("verilator/dcqcn_mq_cosim_top.sv");
+    println!("cargo:rerun-if-changed={}", mq_wrapper.display());
+    for f in MQ_DECLARATIONS {
+        println!("cargo:rerun-if-changed={}", root.join(f).display());
+    }
+    for v in mq_variants(&root, &rates[0]).into_iter().chain(mq_mutants) {
         let mdir = out.join(&v.prefix);
-        let mut flags = verilator_flags(&flags, v.hdl, false);
-        flags.extend(["--top-module", "dcqcn_mq_core", "--prefix", &v.prefix].map(String::from));
+        let mut flags = verilator_flags(&flags, v.hdl, v.mutant);
+        // the lockstep wrapper (state injection and memory dumps, spec-mq 8.2, 8.3) around the core
+        flags.extend(
+            ["--top-module", "dcqcn_mq_cosim_top", "--prefix", &v.prefix].map(String::from),
+        );
+        flags.push(format!("-GQPS={}", v.qps));
         let mut inputs = files_with(&v.src, &["sv", "svh", "vhd"]);
+        // the wrapper, and what its generated dcqcn_mq_inject.svh is made from
+        inputs.extend([mq_wrapper.clone(), root.join(VHDL2VERILOG)]);
+        inputs.extend(MQ_DECLARATIONS.iter().map(|f| root.join(f)));
         let mut also = vec![];
         if v.hdl == Hdl::Sv {
-            flags.push(format!("-GQPS={}", v.qps));
             flags.push(format!("-GCLK_FREQ_HZ=32'd{}", v.clk_hz));
             flags.push(format!("-GLINE_RATE=32'd{}", v.line_rate));
             inputs.extend(files_with(&rtl, &["svh"]));
         } else {
-            inputs.push(root.join(VHDL2VERILOG));
             // the generics (ghdl --synth fixes them in the Verilog)
             also.push(format!("{} {} {}", v.qps, v.clk_hz, v.line_rate));
         }
         let key = cache.key(&[&flags[..], &also[..]].concat(), &inputs);
         if !cache.fresh(&v.prefix, &key) {
             let _ = fs::remove_dir_all(&mdir);
-            let (sources, include_dir) = match v.hdl {
-                Hdl::Sv => (mq_sv_files(&v.src), v.src.clone()),
+            // the sources, and the directory of the variant's generated dcqcn_mq_inject.svh
+            let (mut sources, include_dir) = match v.hdl {
+                Hdl::Sv => {
+                    let dir = out.join(format!("{}_inject", v.prefix));
+                    mq_sv_inject(&root, &v, &dir);
+                    (mq_sv_files(&v.src), dir)
+                }
                 Hdl::Vhdl => {
                     let dir = out.join(format!("{}_verilog", v.prefix));
                     (vec![mq_vhdl_to_verilog(&root, &v, &dir)], dir)
                 }
             };
+            sources.push(mq_wrapper.clone());
             let status = Command::new(&verilator)
                 .args(&flags)
                 .arg("--Mdir")
                 .arg(&mdir)
                 .arg(format!("-I{}", include_dir.display()))
+                .arg(format!("-I{}", v.src.display()))
                 .arg(format!("-I{}", rtl.display()))
                 .args(&sources)
                 .status()
@@ -587,6 +611,8 @@ struct MqVariant {
     qps: u32,
     clk_hz: u32,
     line_rate: u32,
+    /// a mutant (`mut_<name>`): built with the mutant flags of variants.toml
+    mutant: bool,
 }
 
 /// The multi-QP block's variants `mq-q<QPS>` (rtl/mq/) and `mq-vhdl-q<QPS>` (rtl/vhdl/mq/) at the
@@ -619,6 +645,7 @@ fn mq_variants(root: &Path, rates: &Rates) -> Vec<MqVariant> {
                 qps: q,
                 clk_hz: rates.clk_hz,
                 line_rate: rates.line_rate,
+                mutant: false,
             });
         }
     }
@@ -632,7 +659,43 @@ fn mq_sv_files(dir: &Path) -> Vec<PathBuf> {
     f
 }
 
-/// `ghdl --synth` of the VHDL twin's `dcqcn_mq_core` at the variant's generics, into `dir`.
+/// The model's declarations the multi-QP wrapper's injection and memory dumps are generated from
+/// (scripts/vhdl2verilog.py reads them): the observed state and bitmaps, the memories and copies.
+const MQ_DECLARATIONS: [&str; 2] = [
+    "crates/dcqcn-model/src/mq/obs.rs",
+    "crates/dcqcn-model/src/mq/mem.rs",
+];
+
+/// The SystemVerilog variant's dcqcn_mq_inject.svh (state injection and memory dumps of
+/// verilator/dcqcn_mq_cosim_top.sv, spec-mq 8.2, 8.3) into `dir`: `vhdl2verilog.py --sv-inject`,
+/// each register found where its module in the variant's sources assigns it.
+fn mq_sv_inject(root: &Path, v: &MqVariant, dir: &Path) {
+    let _ = fs::remove_dir_all(dir);
+    fs::create_dir_all(dir).unwrap();
+    let python = env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let result = Command::new(&python)
+        .arg(root.join(VHDL2VERILOG))
+        .args(["--top", "dcqcn_mq_core"])
+        .arg(format!("--qps={}", v.qps))
+        .arg("--src")
+        .arg(&v.src)
+        .arg("--sv-inject")
+        .arg(dir.join("dcqcn_mq_inject.svh"))
+        .output();
+    match result {
+        Ok(o) if o.status.success() => {}
+        Ok(o) => panic!(
+            "\n\n{VHDL2VERILOG} --sv-inject failed on {} (QPS {}):\n{}\n",
+            v.src.display(),
+            v.qps,
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => panic!("\n\ncannot run {python} {VHDL2VERILOG}: {e}. Install Python 3.\n"),
+    }
+}
+
+/// `ghdl --synth` of the VHDL twin's `dcqcn_mq_core` at the variant's generics, into `dir`, with
+/// the wrapper's dcqcn_mq_inject.svh beside it (`--inject`).
 fn mq_vhdl_to_verilog(root: &Path, v: &MqVariant, dir: &Path) -> PathBuf {
     let _ = fs::remove_dir_all(dir);
     fs::create_dir_all(dir).unwrap();
@@ -649,6 +712,8 @@ fn mq_vhdl_to_verilog(root: &Path, v: &MqVariant, dir: &Path) -> PathBuf {
         .arg(&v.src)
         .arg("--out")
         .arg(&verilog)
+        .arg("--inject")
+        .arg(dir.join("dcqcn_mq_inject.svh"))
         .arg("--ghdl")
         .arg(&ghdl)
         .output();
@@ -788,4 +853,86 @@ fn mutant_variants(
                 .collect::<Vec<_>>()
         })
         .collect()
+}
+
+/// The multi-QP block's mutants (feature `mutants`): each `<dir>/*.toml` (verilator/mutants/mq/, or
+/// the `mq/` of a campaign of scripts/mutants.py) whose `file` is `mq/<file>.sv` (the
+/// SystemVerilog, rtl/mq/) or `vhdl/mq/<file>.vhd` (the twin, rtl/vhdl/mq/) gets a copy of that
+/// directory with its one change (matching exactly once), built as `dcqcn_mq_core` at QPS 4
+/// (`mut_<name>`) and at each further QPS of DCQCN_MQ_MUTANT_QPS (comma separated, default 4) as
+/// `mut_<name>-q<QPS>`, chosen by name: `dcqcn cosim --block mq --variant mut_<name>`.
+fn mq_mutant_variants(dir: &Path, rtl: &Path, out: &Path, rates: &Rates) -> Vec<MqVariant> {
+    let mut qps: Vec<u32> = env::var("DCQCN_MQ_MUTANT_QPS")
+        .unwrap_or_else(|_| "4".into())
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|q| {
+            q.parse()
+                .expect("DCQCN_MQ_MUTANT_QPS: comma-separated QPS values")
+        })
+        .collect();
+    if !qps.contains(&4) {
+        qps.insert(0, 4);
+    }
+    let mut files: Vec<PathBuf> = match fs::read_dir(dir) {
+        Ok(rd) => rd
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect(),
+        Err(_) => return vec![],
+    };
+    files.sort();
+    let mut v = vec![];
+    for f in &files {
+        let name = f.file_stem().unwrap().to_string_lossy().replace('-', "_");
+        let m: Mutant = toml::from_str(&fs::read_to_string(f).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let (hdl, src_dir) = if m.file.starts_with("vhdl/mq/") && m.file.ends_with(".vhd") {
+            (Hdl::Vhdl, rtl.join("vhdl/mq"))
+        } else if m.file.starts_with("mq/") && m.file.ends_with(".sv") {
+            (Hdl::Sv, rtl.join("mq"))
+        } else {
+            panic!(
+                "{}: `file` = {:?}: a multi-QP mutant changes mq/<file>.sv or vhdl/mq/<file>.vhd",
+                f.display(),
+                m.file
+            )
+        };
+        let mdir = out.join(format!("rtl_mq_mut_{name}"));
+        let _ = fs::remove_dir_all(&mdir);
+        fs::create_dir_all(&mdir).unwrap();
+        for src in files_with(&src_dir, &["sv", "svh", "vhd"]) {
+            fs::copy(&src, mdir.join(src.file_name().unwrap())).unwrap();
+        }
+        let target = mdir.join(Path::new(&m.file).file_name().unwrap());
+        let text = fs::read_to_string(&target)
+            .unwrap_or_else(|e| panic!("{}: {}: {e}", f.display(), m.file));
+        let hits = text.matches(&m.find).count();
+        assert!(
+            hits == 1,
+            "{}: `find` matches {hits} times in {} (must be exactly once)",
+            f.display(),
+            m.file
+        );
+        fs::write(&target, text.replacen(&m.find, &m.replace, 1)).unwrap();
+        for &q in &qps {
+            let vname = if q == 4 {
+                format!("mut_{name}")
+            } else {
+                format!("mut_{name}-q{q}")
+            };
+            v.push(MqVariant {
+                prefix: format!("Vmq_{}", vname.replace('-', "_")),
+                name: vname,
+                hdl,
+                src: mdir.clone(),
+                qps: q,
+                clk_hz: rates.clk_hz,
+                line_rate: rates.line_rate,
+                mutant: true,
+            });
+        }
+    }
+    v
 }

@@ -4,9 +4,10 @@
 use crate::cosim::pool;
 use crate::{Failure, HdlChoice};
 use dcqcn_cosim::mq_lockstep::{self, MqOutcome, MqRunSpec};
-use dcqcn_cosim::mq_rtl::mq_variants;
+use dcqcn_cosim::mq_rtl::{mq_variants, MqVariant};
 use dcqcn_cosim::{vcd_out, CosimError};
 use dcqcn_stim::mq::{self as scenarios, MqScenario};
+use dcqcn_stim::variant::Hdl;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `dcqcn cosim --block mq`.
@@ -16,6 +17,8 @@ pub(crate) struct MqCosimArgs<'a> {
     pub(crate) seed: u64,
     pub(crate) hdl: HdlChoice,
     pub(crate) qps: Option<u32>,
+    /// A variant by name (a mutant `mut_<name>`): its HDL and QPS replace --hdl and the QPS list.
+    pub(crate) variant: &'a Option<String>,
     pub(crate) vcd: &'a Option<PathBuf>,
     pub(crate) report: &'a Path,
     pub(crate) jobs: usize,
@@ -42,6 +45,10 @@ pub(crate) fn cosim_mq(a: &MqCosimArgs) -> Result<(), Failure> {
     }
     let list = scenario_list(a.scenario)?;
     let built = mq_variants();
+    if let Some(name) = a.variant {
+        return cosim_mq_variant(a, name, &list, &built);
+    }
+    let built: Vec<MqVariant> = built.into_iter().filter(|v| !v.is_mutant()).collect();
     let mut qps_built: Vec<u32> = built.iter().map(|v| v.qps).collect();
     qps_built.sort_unstable();
     qps_built.dedup();
@@ -64,12 +71,7 @@ pub(crate) fn cosim_mq(a: &MqCosimArgs) -> Result<(), Failure> {
         Some(q) => vec![q],
         None => qps_built.clone(),
     };
-    if a.vcd.is_some() && (list.len() != 1 || qps_list.len() != 1) {
-        return Err(Failure::Input(
-            "--vcd needs --scenario NAME and --qps N (one waveform per run)".into(),
-        ));
-    }
-    let mut jobs = vec![];
+    let mut runs = vec![];
     for &hdl in a.hdl.hdls() {
         for &qps in &qps_list {
             if !built.iter().any(|v| v.hdl == hdl && v.qps == qps) {
@@ -78,24 +80,75 @@ pub(crate) fn cosim_mq(a: &MqCosimArgs) -> Result<(), Failure> {
                     hdl.name()
                 )));
             }
-            for sc in &list {
-                let cycles = a.cycles.unwrap_or(sc.default_cycles);
-                jobs.push(MqRunSpec {
-                    scenario: sc.name.to_string(),
-                    stimulus: (sc.stimulus)(qps),
-                    qps,
-                    hdl,
-                    seed: a.seed,
-                    cycles,
-                    replay: format!(
-                        "dcqcn cosim --block mq --hdl {} --qps {qps} --scenario {} --seed {}",
-                        hdl.name(),
-                        sc.name,
-                        a.seed
-                    ),
-                    plant: None,
-                });
-            }
+            runs.push((hdl, qps, None));
+        }
+    }
+    run_all(a, &list, &runs)
+}
+
+/// `--variant NAME`: the scenarios on that one variant (its HDL and QPS; --qps, when given, must
+/// be its QPS).
+fn cosim_mq_variant(
+    a: &MqCosimArgs,
+    name: &str,
+    list: &[MqScenario],
+    built: &[MqVariant],
+) -> Result<(), Failure> {
+    let Some(v) = built.iter().find(|v| v.name == name) else {
+        return Err(Failure::Input(format!(
+            "--variant: no dcqcn_mq variant `{}` is built (built: {}; mutants need feature `mutants`)",
+            dcqcn_harness::clip(name),
+            built
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    };
+    if let Some(q) = a.qps.filter(|&q| q != v.qps) {
+        return Err(Failure::Input(format!(
+            "--qps {q}: variant `{}` is built at QPS {}",
+            v.name, v.qps
+        )));
+    }
+    run_all(a, list, &[(v.hdl, v.qps, Some(v.name.clone()))])
+}
+
+/// Every scenario of `list` on each (HDL, QPS, variant name) of `runs`; one line per run.
+fn run_all(
+    a: &MqCosimArgs,
+    list: &[MqScenario],
+    runs: &[(Hdl, u32, Option<String>)],
+) -> Result<(), Failure> {
+    if a.vcd.is_some() && (list.len() != 1 || runs.len() != 1) {
+        return Err(Failure::Input(
+            "--vcd needs --scenario NAME and --qps N (one waveform per run)".into(),
+        ));
+    }
+    let mut jobs = vec![];
+    for (hdl, qps, variant) in runs {
+        let (hdl, qps) = (*hdl, *qps);
+        let target = match variant {
+            Some(name) => format!("--variant {name}"),
+            None => format!("--hdl {} --qps {qps}", hdl.name()),
+        };
+        for sc in list {
+            let cycles = a.cycles.unwrap_or(sc.default_cycles);
+            jobs.push(MqRunSpec {
+                scenario: sc.name.to_string(),
+                stimulus: (sc.stimulus)(qps),
+                qps,
+                hdl,
+                variant: variant.clone(),
+                seed: a.seed,
+                cycles,
+                replay: format!(
+                    "dcqcn cosim --block mq {target} --scenario {} --seed {}",
+                    sc.name, a.seed
+                ),
+                plant: None,
+                initial: None,
+            });
         }
     }
     outln!(

@@ -181,7 +181,8 @@ enum Cmd {
         #[arg(long, value_parser = units::window, requires = "vcd")]
         vcd_window: Option<(u64, u64)>,
         /// RTL variant (see `dcqcn variants`); default: the --hdl variant of the scenario's beat
-        /// width, e.g. w8 or vhdl-w8.
+        /// width, e.g. w8 or vhdl-w8. With --block mq: a dcqcn_mq variant by name (a mutant
+        /// `mut_<name>`, built with feature `mutants`), whose HDL and QPS the run takes.
         #[arg(long, conflicts_with = "hdl")]
         variant: Option<String>,
         /// Which RTL the suite runs against: the SystemVerilog (default), the VHDL twin, or both
@@ -258,7 +259,7 @@ enum Cmd {
         hdl: HdlChoice,
         /// Replay a saved case instead of fuzzing (on the case's own variant, for its own
         /// length: campaign options are refused with it).
-        #[arg(long, conflicts_with_all = ["cases", "seconds", "seed", "cycles", "jobs", "variant", "hdl", "save", "no_inject"])]
+        #[arg(long, conflicts_with_all = ["cases", "seconds", "seed", "cycles", "jobs", "variant", "hdl", "save", "no_inject", "qps"])]
         replay: Option<PathBuf>,
         /// Where a failing case is saved; its report and waveform go beside it.
         #[arg(long, default_value = "dcqcn-fuzz-case.json")]
@@ -267,6 +268,13 @@ enum Cmd {
         /// instead: the same campaign without state injection, for comparison.
         #[arg(long)]
         no_inject: bool,
+        /// The block: dcqcn_rl (default) or the multi-QP dcqcn_mq (docs/spec-mq.md 8.3, 8.4;
+        /// --variant then names a dcqcn_mq variant, --replay a saved multi-QP case).
+        #[arg(long, value_enum)]
+        block: Option<BlockChoice>,
+        /// With --block mq: draw every case at this QPS (default: at every built QPS).
+        #[arg(long)]
+        qps: Option<u32>,
     },
     /// The upstream SURF block (RoCEv2Dcqcn) from your SURF checkout: record vector sets.
     Surf {
@@ -357,7 +365,6 @@ fn main() -> ExitCode {
                 ("--base", run.base.is_some()),
                 ("--init-seed", init_seed.is_some()),
                 ("--vcd-window", vcd_window.is_some()),
-                ("--variant", variant.is_some()),
                 ("--features", features.is_some()),
                 ("--rtl surf", *rtl == RtlChoice::Surf),
                 ("--surf-dir", surf_dir.is_some()),
@@ -372,6 +379,7 @@ fn main() -> ExitCode {
                     seed: run.seed,
                     hdl: hdl.unwrap_or(HdlChoice::Sv),
                     qps: *qps,
+                    variant,
                     vcd,
                     report,
                     jobs: jobs.unwrap_or_else(|| {
@@ -463,6 +471,8 @@ fn main() -> ExitCode {
             replay,
             save,
             no_inject,
+            block,
+            qps,
         } => fuzz(&FuzzArgs {
             cases: *cases,
             seconds: *seconds,
@@ -474,6 +484,8 @@ fn main() -> ExitCode {
             replay,
             save,
             no_inject: *no_inject,
+            block_mq: *block == Some(BlockChoice::Mq),
+            qps: *qps,
         }),
         Cmd::Golden { cmd } => golden::run(cmd).map_err(|f| match f {
             golden::GoldenFailure::Input(m) => Failure::Input(m),

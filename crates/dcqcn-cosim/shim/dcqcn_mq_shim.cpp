@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Drives one Verilated dcqcn_mq_core (docs/spec-mq.md) of either HDL: the port inputs of a cycle
-// in, an evaluation with clk low (outputs, and the observation ports obs_state, obs_bitmaps and
-// obs_writes: S(t) and the writes of cycle t, spec-mq 8.1, 8.2), then the rising edge.
+// Drives one Verilated dcqcn_mq_core (docs/spec-mq.md) of either HDL, inside the lockstep wrapper
+// verilator/dcqcn_mq_cosim_top.sv: the port inputs of a cycle in, an evaluation with clk low
+// (outputs, and the observation ports obs_state, obs_bitmaps and obs_writes: S(t) and the writes
+// of cycle t, spec-mq 8.1, 8.2), then the rising edge; between two edges, state injection and
+// memory dumps through the wrapper's inj_* ports (spec-mq 8.2, 8.3).
 
 #include "dcqcn-cosim/shim/dcqcn_mq_shim.h"
 #include "dcqcn-cosim/src/mq_ffi.rs.h"
@@ -33,6 +35,20 @@ inline void get_words(rust::Vec<uint32_t>& dst, const VlWide<N>& src) {
     dst.clear();
     dst.reserve(N);
     for (std::size_t w = 0; w < N; ++w) dst.push_back(src[w]);
+}
+
+// An input port from 32-bit little-endian words (missing words 0; the port's width cuts the rest:
+// Verilator ignores the bits above it).
+template <typename T>
+inline void set_words(T& dst, rust::Slice<const uint32_t> src) {
+    static_assert(std::is_integral<T>::value, "a scalar port");
+    uint64_t v = src.size() > 0 ? src[0] : 0;
+    if (sizeof(T) > 4 && src.size() > 1) v |= static_cast<uint64_t>(src[1]) << 32;
+    dst = static_cast<T>(v);
+}
+template <std::size_t N>
+inline void set_words(VlWide<N>& dst, rust::Slice<const uint32_t> src) {
+    for (std::size_t w = 0; w < N; ++w) dst[w] = w < src.size() ? src[w] : 0;
 }
 
 template <typename V>
@@ -96,7 +112,41 @@ public:
         top_->eval();
     }
 
+    // State injection and memory dumps (verilator/dcqcn_mq_cosim_top.sv, spec-mq 8.2, 8.3): one
+    // rising edge of inj_clk each, clk held where it is.
+    void inject_state(rust::Slice<const uint32_t> state, rust::Slice<const uint32_t> bitmaps) override {
+        V* t = top_.get();
+        set_words(t->in_state, state);
+        set_words(t->in_bitmaps, bitmaps);
+        inj_edge(0);
+    }
+
+    void write_mem(uint32_t copy, uint32_t addr, uint64_t data) override {
+        V* t = top_.get();
+        t->inj_copy = copy & 0x1F;
+        t->inj_addr = addr & 0xFFF;
+        t->inj_data = data;
+        inj_edge(1);
+    }
+
+    uint64_t read_mem(uint32_t copy, uint32_t addr) override {
+        V* t = top_.get();
+        t->inj_copy = copy & 0x1F;
+        t->inj_addr = addr & 0xFFF;
+        inj_edge(2);
+        return t->dump_data;
+    }
+
 private:
+    void inj_edge(uint8_t op) {
+        V* t = top_.get();
+        t->inj_op = op;
+        t->inj_clk = 0;
+        t->eval();
+        t->inj_clk = 1;
+        t->eval();
+    }
+
     VerilatedContext ctx_;
     std::unique_ptr<V> top_;
 };
@@ -125,12 +175,24 @@ const Entry* const kVariants[] = {
 
 }  // namespace
 
+// A mutant (`mut_*`, built with feature `mutants` from verilator/mutants/mq/) is never the variant
+// of an (HDL, QPS): it is chosen by its name only (new_mq_dut_named).
+static bool is_mutant(const Entry* e) { return std::string(e->name).rfind("mut_", 0) == 0; }
+
 std::unique_ptr<MqDut> new_mq_dut(bool vhdl, uint32_t qps) {
     for (const Entry* const* e = kVariants; *e != nullptr; ++e) {
-        if ((*e)->vhdl == vhdl && (*e)->qps == qps) return (*e)->make();
+        if ((*e)->vhdl == vhdl && (*e)->qps == qps && !is_mutant(*e)) return (*e)->make();
     }
     throw std::runtime_error(std::string("no dcqcn_mq variant of the ") + (vhdl ? "VHDL twin" : "SystemVerilog") +
                              " at QPS " + std::to_string(qps) + " is built");
+}
+
+std::unique_ptr<MqDut> new_mq_dut_named(rust::Str name) {
+    const std::string n(name);
+    for (const Entry* const* e = kVariants; *e != nullptr; ++e) {
+        if (n == (*e)->name) return (*e)->make();
+    }
+    throw std::runtime_error("no dcqcn_mq variant named `" + n + "` is built");
 }
 
 rust::Vec<MqVariantInfo> mq_variants() {

@@ -25,9 +25,13 @@ public:
     virtual void obs_bitmaps(rust::Vec<uint32_t>& words) const = 0;
     virtual void obs_writes(rust::Vec<uint32_t>& words) const = 0;
     virtual void clock_edge() = 0;
+    virtual void inject_state(rust::Slice<const uint32_t> state, rust::Slice<const uint32_t> bitmaps) = 0;
+    virtual void write_mem(uint32_t copy, uint32_t addr, uint64_t data) = 0;
+    virtual uint64_t read_mem(uint32_t copy, uint32_t addr) = 0;
 };
 
 std::unique_ptr<MqDut> new_mq_dut(bool vhdl, uint32_t qps);
+std::unique_ptr<MqDut> new_mq_dut_named(rust::Str name);
 rust::Vec<MqVariantInfo> mq_variants();
 
 }  // namespace mq

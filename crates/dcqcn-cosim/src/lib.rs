@@ -7,7 +7,7 @@
 //! - [`vcd_out`]: waveforms of both sides;
 //! - [`artifacts`]: a mismatch's JSON report and the waveform window before it;
 //! - [`fuzz`]: fuzz cases run model-vs-RTL, campaigns with shrinking, saved cases replayed;
-//! - [`bench`]: the recorded stimulus and harnesses of `make bench`.
+//! - [`bench`], [`mq_bench`]: the recorded stimulus and harnesses of `make bench` (each block).
 //!
 //! Stimulus, scenarios, coverage, state injection, fuzz cases and golden vectors come from
 //! `dcqcn-stim`; register configuration files, units and the random stream from `dcqcn-harness`.
@@ -19,6 +19,7 @@ pub mod bench;
 pub mod ffi;
 pub mod fuzz;
 pub mod lockstep;
+pub mod mq_bench;
 pub mod mq_ffi;
 pub mod mq_lockstep;
 pub mod mq_rtl;
@@ -52,7 +53,20 @@ pub enum CosimError {
         variant_features: String,
         run_features: String,
     },
+    /// A multi-QP run names a variant (`--variant`) of another HDL or QPS than the run's.
+    #[error("multi-QP RTL variant `{variant}` is the {variant_hdl} at QPS {variant_qps} but the run is of the {run_hdl} at QPS {run_qps}")]
+    MqVariantMismatch {
+        variant: String,
+        variant_hdl: &'static str,
+        variant_qps: u32,
+        run_hdl: &'static str,
+        run_qps: u32,
+    },
     /// Bad input or a harness error on the model's side (a scenario, a saved case).
     #[error(transparent)]
     Stim(#[from] dcqcn_stim::StimError),
+    /// A multi-QP run's initial state (`MqRunSpec::initial`, spec-mq 8.3) has a value that does
+    /// not fit its field, or another QPS than the run's.
+    #[error("initial state: {0}")]
+    MqInitial(#[from] dcqcn_model::mq::MqInitialError),
 }

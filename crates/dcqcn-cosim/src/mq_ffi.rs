@@ -62,6 +62,8 @@ pub mod bridge {
         /// The variant of the VHDL twin (`vhdl`) or of the SystemVerilog at `qps`; errors when it
         /// is not built.
         fn new_mq_dut(vhdl: bool, qps: u32) -> Result<UniquePtr<MqDut>>;
+        /// The variant named `name` (a mutant `mut_<name>` too); errors when it is not built.
+        fn new_mq_dut_named(name: &str) -> Result<UniquePtr<MqDut>>;
         /// Every variant compiled into this binary.
         fn mq_variants() -> Vec<MqVariantInfo>;
         /// Sets the input ports (clk untouched).
@@ -77,6 +79,14 @@ pub mod bridge {
         fn obs_writes(self: &MqDut, words: &mut Vec<u32>);
         /// The rising edge of clk.
         fn clock_edge(self: Pin<&mut MqDut>);
+        /// State injection (spec-mq 8.3), between two edges: every register of `obs_state` and
+        /// every bitmap bit from words in the layout of `obs_state` and `obs_bitmaps`, and each
+        /// memory copy's read pipeline as if read at its reader's QP (load the memories first).
+        fn inject_state(self: Pin<&mut MqDut>, state: &[u32], bitmaps: &[u32]);
+        /// Entry `addr` of memory copy `copy` (`dcqcn_model::mq::mem_copies` numbering) := `data`.
+        fn write_mem(self: Pin<&mut MqDut>, copy: u32, addr: u32, data: u64);
+        /// Entry `addr` of memory copy `copy`.
+        fn read_mem(self: Pin<&mut MqDut>, copy: u32, addr: u32) -> u64;
     }
 }
 

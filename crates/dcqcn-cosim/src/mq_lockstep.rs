@@ -4,14 +4,21 @@
 //! bit of the seven bitmaps, and every memory-write stream (8.2: valid, QP, data field by field).
 //! After the last cycle it compares the final state and bitmaps. It stops at the first difference.
 //!
+//! Whole memories, every copy of every memory in the RTL, are compared between two clock edges
+//! (spec-mq 8.2): when an init round ends, after the last cycle, and right after a state
+//! injection (`MqRunSpec::initial`, spec-mq 8.3); `REQ_MEM` where `req_valid` is set.
+//!
 //! The stimulus is closed-loop (`dcqcn_stim::mq::MqBench`): it sees the model's outputs of the
 //! previous cycle. The hot loop compares the RTL's port words with the model's record without
 //! unpacking them; a difference is then shown through `MqObs::unpack`, field by field.
 
 use crate::mq_rtl::{MqRtl, ObsWords};
 use crate::CosimError;
+use dcqcn_model::mq::mem::REQ_MEM;
 use dcqcn_model::mq::obs::{get_bits, BITMAPS, STATE_FIELDS, STREAMS};
-use dcqcn_model::mq::{MqBlock, MqInputs, MqObs, MqOutputs, MqParams};
+use dcqcn_model::mq::{
+    mem_copies, MqBlock, MqInputs, MqMems, MqObs, MqOutputs, MqParams, MEMORIES,
+};
 use dcqcn_stim::mq::{describe, describe_outputs, MqBench, MqBenchStats, MqStimulus};
 use dcqcn_stim::variant::Hdl;
 use serde::Serialize;
@@ -26,6 +33,9 @@ pub struct MqRunSpec {
     pub stimulus: MqStimulus,
     pub qps: u32,
     pub hdl: Hdl,
+    /// The compiled variant to run by name (a mutant `mut_<name>`, feature `mutants`); it must be
+    /// of `hdl` at `qps`. None: the correct variant of `hdl` at `qps`.
+    pub variant: Option<String>,
     pub seed: u64,
     pub cycles: u64,
     /// The command that replays this run (`--cycles` is added at a mismatch).
@@ -33,6 +43,15 @@ pub struct MqRunSpec {
     /// A deliberate difference, for the tests that show the comparison can fail: at cycle `.0`
     /// the RTL's observed value is changed as `.1` says before it is compared.
     pub plant: Option<(u64, Plant)>,
+    /// State injection (spec-mq 8.3): when set, the model and the RTL start from this state
+    /// (every register, bitmap bit and memory entry, every copy of every memory in the RTL). It
+    /// is loaded into both between two clock edges, after the stimulus's reset: just before the
+    /// first cycle whose input has `rst` low (before cycle 0 when that one has), so the reset
+    /// cycles cannot undo it. Its QPS must be the run's and every value must fit its field
+    /// (`MqInitial::validate`), else the run is refused naming the field. The whole memories
+    /// are compared right after the load (the injection itself), when an init round ends and
+    /// at the end of the run (spec-mq 8.2). None: the run starts from power-up and reset.
+    pub initial: Option<dcqcn_model::mq::MqInitial>,
 }
 
 /// A planted difference in the RTL's observation of one cycle.
@@ -48,6 +67,9 @@ pub enum Plant {
         field: usize,
         bit: u32,
     },
+    /// Bit `bit` of entry `entry` of memory copy `copy` (`mem_copies` numbering) flipped in the
+    /// RTL's dump, at every whole-memory comparison from the plant's cycle on (spec-mq 8.2).
+    Mem { copy: usize, entry: usize, bit: u32 },
 }
 
 impl Plant {
@@ -68,8 +90,51 @@ impl Plant {
                         .sum::<u32>();
                 flip(&mut w.writes, at + bit);
             }
+            // memories are compared between edges, not in the observation of a cycle
+            Plant::Mem { .. } => {}
         }
     }
+}
+
+/// Every differing memory entry (spec-mq 8.2): each copy of `rtl` (`mem_copies` order, from
+/// [`MqRtl::memories`]) against the model's memory, field by field (`mem.rate_mem_visit[17].rc`);
+/// `REQ_MEM` only at the QPs whose `req_valid` is set.
+pub fn diff_memories(model: &MqBlock, rtl: &[Vec<u64>], d: &mut Vec<MqFieldDiff>) {
+    let mems = model.mems();
+    let req_valid = &model.state().bitmaps.req_valid;
+    for (c, got) in mem_copies().iter().zip(rtl) {
+        let want = mems.entries(c.memory);
+        for (i, (&e, &a)) in want.iter().zip(got).enumerate() {
+            if e == a || (c.memory == REQ_MEM && !req_valid.get(i)) {
+                continue;
+            }
+            for (f, field) in MEMORIES[c.memory].fields.iter().enumerate() {
+                let (x, y) = (
+                    MqMems::field_of(c.memory, f, e),
+                    MqMems::field_of(c.memory, f, a),
+                );
+                if x != y {
+                    d.push(MqFieldDiff {
+                        field: format!("mem.{}[{i}].{}", c.name(), field.0),
+                        block: "mem",
+                        expected: x,
+                        actual: y,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The RTL's whole memories, with a planted memory difference applied when one is due.
+fn rtl_memories(rtl: &mut MqRtl, plant: &Option<(u64, Plant)>, cycle: u64) -> Vec<Vec<u64>> {
+    let mut m = rtl.memories();
+    if let Some((at, Plant::Mem { copy, entry, bit })) = plant {
+        if cycle >= *at {
+            m[*copy][*entry] ^= 1 << bit;
+        }
+    }
+    m
 }
 
 /// First bit of stream `k` in `obs_writes`.
@@ -101,7 +166,9 @@ fn bits32(w: &[u32], at: u32, width: u32) -> u64 {
 pub struct MqFieldDiff {
     /// `out.m_grant_qp`, `state.cnt_dec`, `bitmap.rate_ok[17]`, `write.wv.rc`, ...
     pub field: String,
-    /// `out`, `state`, `bitmap`, `write`, or `final` (the state after the last cycle)
+    /// `out`, `state`, `bitmap`, `write`, `final` (the state after the last cycle) or `mem` (a
+    /// whole-memory comparison between two edges: after an injection, at the end of an init round,
+    /// after the last cycle; spec-mq 8.2)
     pub block: &'static str,
     pub expected: u64,
     pub actual: u64,
@@ -352,8 +419,30 @@ pub fn run(
 ) -> Result<MqOutcome, CosimError> {
     let params = MqParams::with_qps(spec.qps)
         .map_err(|e| CosimError::Verilator(format!("model parameters: {e}")))?;
-    let mut rtl = MqRtl::new(spec.hdl, spec.qps)?;
+    if let Some(init) = &spec.initial {
+        if init.qps() != spec.qps {
+            return Err(dcqcn_model::mq::MqInitialError::Qps {
+                initial: init.qps(),
+                run: spec.qps,
+            }
+            .into());
+        }
+        init.validate(spec.qps)?;
+    }
+    let mut rtl = match &spec.variant {
+        None => MqRtl::new(spec.hdl, spec.qps)?,
+        Some(name) => MqRtl::named(name)?,
+    };
     let v = rtl.variant();
+    if (v.hdl, v.qps) != (spec.hdl, spec.qps) {
+        return Err(CosimError::MqVariantMismatch {
+            variant: v.name.clone(),
+            variant_hdl: v.hdl.name(),
+            variant_qps: v.qps,
+            run_hdl: spec.hdl.name(),
+            run_qps: spec.qps,
+        });
+    }
     if (v.clk_hz, v.line_rate) != (params.clk_hz(), params.line_rate()) {
         return Err(CosimError::RatesMismatch {
             variant: v.name.clone(),
@@ -362,6 +451,9 @@ pub fn run(
         });
     }
     let qps = spec.qps;
+    // spec-mq 8.3: loaded before the first cycle whose input has rst low
+    let mut pending = spec.initial.as_ref();
+    let mut injected_at = None;
     let mut model = MqBlock::new(params);
     let mut bench = MqBench::new(&spec.stimulus, qps, spec.seed);
     let mut history: std::collections::VecDeque<(u64, MqInputs, MqOutputs)> =
@@ -372,6 +464,20 @@ pub fn run(
     let mut cycles = 0;
     for cycle in 0..spec.cycles {
         let i = bench.next(&out);
+        if let Some(init) = pending.filter(|_| !i.rst) {
+            model.load(init)?;
+            rtl.inject(init);
+            pending = None;
+            injected_at = Some(cycle);
+            // the injection itself: every copy of every memory as loaded
+            let mut d = vec![];
+            diff_memories(&model, &rtl_memories(&mut rtl, &spec.plant, cycle), &mut d);
+            if !d.is_empty() {
+                mismatch = Some(new_mismatch(spec, cycle, d, &history));
+                break;
+            }
+        }
+        let was_init = model.state().scan.init;
         let (mo, mobs) = model.step_obs(&i);
         out = mo;
         rtl.sample(&i);
@@ -398,8 +504,9 @@ pub fn run(
         }
         // Cycle 0 is the first reset cycle: S(0) is the power-up state, undefined in the RTL
         // (its registers start at 0, the model's at their reset values), and so are the
-        // registered outputs; from cycle 1 on, everything is compared.
-        let differs = if cycle == 0 {
+        // registered outputs; from cycle 1 on, everything is compared (from cycle 0 on when an
+        // injected state was loaded before it).
+        let differs = if cycle == 0 && injected_at != Some(0) {
             ro.s_axil_awready != mo.s_axil_awready
                 || ro.s_axil_wready != mo.s_axil_wready
                 || ro.s_axil_arready != mo.s_axil_arready
@@ -409,7 +516,7 @@ pub fn run(
         if differs {
             let mut d = vec![];
             diff_outputs(&mo, &ro, &mut d);
-            if cycle > 0 {
+            if cycle > 0 || injected_at == Some(0) {
                 let robs = MqObs::unpack(qps, &words.state, &words.bitmaps, &words.writes);
                 diff_obs(&mobs, &robs, true, false, &mut d);
             } else {
@@ -421,6 +528,15 @@ pub fn run(
         }
         rtl.edge();
         cycles = cycle + 1;
+        // spec-mq 8.2: the whole memories when an init round ends (S(cycle + 1), between edges)
+        if was_init && !model.state().scan.init {
+            let mut d = vec![];
+            diff_memories(&model, &rtl_memories(&mut rtl, &spec.plant, cycle), &mut d);
+            if !d.is_empty() {
+                mismatch = Some(new_mismatch(spec, cycle + 1, d, &history));
+                break;
+            }
+        }
     }
     if mismatch.is_none() && spec.cycles > 1 {
         // the state after the last edge, with the inputs idle
@@ -432,6 +548,18 @@ pub fn run(
             let robs = MqObs::unpack(qps, &words.state, &words.bitmaps, &words.writes);
             let mut d = vec![];
             diff_obs(&mobs, &robs, false, true, &mut d);
+            mismatch = Some(new_mismatch(spec, spec.cycles, d, &history));
+        }
+    }
+    if mismatch.is_none() && (spec.cycles > 1 || injected_at.is_some()) {
+        // spec-mq 8.2: the whole memories at the end of the run
+        let mut d = vec![];
+        diff_memories(
+            &model,
+            &rtl_memories(&mut rtl, &spec.plant, spec.cycles),
+            &mut d,
+        );
+        if !d.is_empty() {
             mismatch = Some(new_mismatch(spec, spec.cycles, d, &history));
         }
     }

@@ -1,9 +1,12 @@
-//! The Verilated multi-QP block `dcqcn_mq_core` (docs/spec-mq.md) with the model's port types:
-//! `MqInputs` in, `MqOutputs` and the three observation ports (32-bit words) out.
+//! The Verilated multi-QP block `dcqcn_mq_core` (docs/spec-mq.md, in the lockstep wrapper
+//! verilator/dcqcn_mq_cosim_top.sv) with the model's port types: `MqInputs` in, `MqOutputs` and
+//! the three observation ports (32-bit words) out; state injection ([`MqRtl::inject`]) and whole
+//! memory dumps ([`MqRtl::memories`]) between two clock edges (spec-mq 8.2, 8.3).
 
 use crate::mq_ffi::bridge::{self, MqPortsIn, MqPortsOut};
 use crate::CosimError;
-use dcqcn_model::mq::{MqInputs, MqOutputs};
+use dcqcn_model::mq::mem::DFX_ENTRIES;
+use dcqcn_model::mq::{mem_copies, MqInitial, MqInputs, MqObs, MqOutputs};
 use dcqcn_stim::variant::Hdl;
 
 /// A compiled variant of `dcqcn_mq_core`: `mq-q<QPS>` (rtl/mq/) or `mq-vhdl-q<QPS>` (rtl/vhdl/mq/
@@ -17,7 +20,16 @@ pub struct MqVariant {
     pub line_rate: u32,
 }
 
-/// Every multi-QP variant compiled into this binary (none until rtl/mq/ or rtl/vhdl/mq/ exists).
+impl MqVariant {
+    /// A deliberately defective copy (`mut_<name>`, feature `mutants`: verilator/mutants/mq/ or a
+    /// campaign of scripts/mutants.py), chosen by name only, never as the variant of an HDL and QPS.
+    pub fn is_mutant(&self) -> bool {
+        self.name.starts_with("mut_")
+    }
+}
+
+/// Every multi-QP variant compiled into this binary (none until rtl/mq/ or rtl/vhdl/mq/ exists),
+/// the correct ones first, then the mutants.
 pub fn mq_variants() -> Vec<MqVariant> {
     bridge::mq_variants()
         .into_iter()
@@ -49,16 +61,35 @@ pub struct MqRtl {
 }
 
 impl MqRtl {
-    /// The variant of `hdl` at `qps`.
+    /// The (correct) variant of `hdl` at `qps`.
     pub fn new(hdl: Hdl, qps: u32) -> Result<MqRtl, CosimError> {
         let variant = mq_variants()
             .into_iter()
-            .find(|v| v.hdl == hdl && v.qps == qps)
+            .find(|v| v.hdl == hdl && v.qps == qps && !v.is_mutant())
             .ok_or_else(|| CosimError::UnknownVariant {
                 name: format!("{} QPS {qps}", hdl.name()),
                 known: mq_variants().into_iter().map(|v| v.name).collect(),
             })?;
         let dut = bridge::new_mq_dut(hdl == Hdl::Vhdl, qps)
+            .map_err(|e| CosimError::Verilator(e.what().to_string()))?;
+        Ok(MqRtl {
+            dut,
+            variant,
+            out: MqPortsOut::default(),
+            obs: ObsWords::default(),
+        })
+    }
+
+    /// The variant called `name` (`mq-q4`, `mut_mq_rpt_bytes_in_init`...).
+    pub fn named(name: &str) -> Result<MqRtl, CosimError> {
+        let variant = mq_variants()
+            .into_iter()
+            .find(|v| v.name == name)
+            .ok_or_else(|| CosimError::UnknownVariant {
+                name: name.to_string(),
+                known: mq_variants().into_iter().map(|v| v.name).collect(),
+            })?;
+        let dut = bridge::new_mq_dut_named(name)
             .map_err(|e| CosimError::Verilator(e.what().to_string()))?;
         Ok(MqRtl {
             dut,
@@ -85,10 +116,64 @@ impl MqRtl {
         self.dut.obs_writes(&mut self.obs.writes);
     }
 
+    /// Cycle t before its edge with nothing observed: applies `i`, evaluates, and returns the
+    /// outputs (the bare-Verilator harness of `make bench`, crate::mq_bench).
+    #[inline]
+    pub fn drive(&mut self, i: &MqInputs) -> MqOutputs {
+        let mut d = self.dut.pin_mut();
+        d.as_mut().set_inputs(&ports(i));
+        d.as_mut().eval();
+        self.dut.outputs(&mut self.out);
+        self.outputs()
+    }
+
     /// The rising edge that closes the cycle.
     #[inline]
     pub fn edge(&mut self) {
         self.dut.pin_mut().clock_edge();
+    }
+
+    /// State injection (spec-mq 8.3), between two clock edges (after an [`MqRtl::edge`], before
+    /// the next [`MqRtl::sample`]): every entry of every copy of every memory, then every
+    /// register and bitmap bit, and each copy's read pipeline as if the copy had been read at
+    /// its reader's QP of that state (spec-mq 4.8). `init` must be of this variant's QPS and
+    /// fit its fields (`MqInitial::validate`); the wrapper keeps each value's low bits.
+    pub fn inject(&mut self, init: &MqInitial) {
+        let qps = self.variant.qps;
+        for (k, c) in mem_copies().iter().enumerate() {
+            for (i, v) in init.mems.entries(c.memory).into_iter().enumerate() {
+                self.dut.pin_mut().write_mem(k as u32, i as u32, v);
+            }
+        }
+        let obs = MqObs {
+            state: init.state.fields().into_iter().map(|f| f.1).collect(),
+            bitmaps: init.state.bitmaps.in_order().map(|b| b.0.clone()),
+            writes: Default::default(),
+        };
+        let [state, bitmaps, _] = obs.pack(qps);
+        self.dut.pin_mut().inject_state(&state, &bitmaps);
+    }
+
+    /// Every entry of every memory copy, in `mem_copies` order (spec-mq 8.2: whole memories,
+    /// every copy), read between two clock edges.
+    pub fn memories(&mut self) -> Vec<Vec<u64>> {
+        let qps = self.variant.qps as usize;
+        mem_copies()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| {
+                let depth = if c.reader.is_some() { qps } else { DFX_ENTRIES };
+                (0..depth)
+                    .map(|i| self.dut.pin_mut().read_mem(k as u32, i as u32))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Writes one entry of one memory copy only (`mem_copies` numbering), between two clock
+    /// edges: for tests that plant a difference between the copies or against the model.
+    pub fn write_mem_entry(&mut self, copy: usize, entry: usize, v: u64) {
+        self.dut.pin_mut().write_mem(copy as u32, entry as u32, v);
     }
 
     /// The outputs of the last [`MqRtl::sample`].

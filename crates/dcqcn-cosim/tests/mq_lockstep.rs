@@ -19,10 +19,12 @@ fn spec(name: &str, hdl: Hdl, qps: u32, cycles: u64) -> MqRunSpec {
         stimulus: (sc.stimulus)(qps),
         qps,
         hdl,
+        variant: None,
         seed: 1,
         cycles,
         replay: format!("test {name}"),
         plant: None,
+        initial: None,
     }
 }
 

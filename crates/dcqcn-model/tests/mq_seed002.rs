@@ -87,7 +87,10 @@ const QP: usize = 1;
 /// A block at QPS 4 past its init round with `fields` of the ALPHA_CFG word written.
 fn block(alpha_g: u32, shift: u32) -> Tb {
     let mut tb = Tb::ready(Q);
-    assert_eq!(tb.write(reg::ALPHA_CFG, alpha_g | (shift << 16) | (1023 << 20)), 0);
+    assert_eq!(
+        tb.write(reg::ALPHA_CFG, alpha_g | (shift << 16) | (1023 << 20)),
+        0
+    );
     tb
 }
 

@@ -20,6 +20,7 @@ pub mod fuzz;
 pub mod golden;
 pub mod inject;
 pub mod mq;
+pub mod mq_coverage;
 pub mod run;
 pub mod scenario;
 pub mod stimulus;

@@ -67,7 +67,8 @@ impl Access {
 }
 
 /// What software does while the block runs (drawn per access, spec-mq 6).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SoftwareSpec {
     /// Mean cycles between two run-time accesses (0: none).
     pub every: u64,
@@ -89,7 +90,7 @@ impl SoftwareSpec {
 }
 
 /// Where CNPs go.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum CnpTarget {
     /// Uniform over QPs `0..n` of the run's QPs (n capped at QPS).
     Spread(u32),
@@ -97,8 +98,10 @@ pub enum CnpTarget {
     Storm(u32),
 }
 
-/// The traffic of a scenario: the three neighbours and the port events.
-#[derive(Clone, Debug, PartialEq)]
+/// The traffic of a scenario: the three neighbours and the port events (serialisable: a saved
+/// fuzz case holds one, `dcqcn_stim::fuzz::mq`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MqStimulus {
     /// QPs with traffic: every `stride`-th QP from 0, at most `max_qps` of them.
     pub stride: u32,
@@ -127,6 +130,14 @@ pub struct MqStimulus {
     pub setup: Vec<(u32, u32)>,
     /// Run-time software.
     pub software: SoftwareSpec,
+    /// The global writes a run-time "global configuration write" draws from, (address, data);
+    /// empty: `cnp_merge_period` around QPS (the scenarios' choice).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub globals: Vec<(u32, u32)>,
+    /// Probability per cycle that the send-queue logic posts a request for one of its QPs whether
+    /// or not one is already in the slot (a full slot drops it, spec-mq 4.4); 0 in the scenarios.
+    #[serde(default)]
+    pub dup_req: f64,
 }
 
 impl MqStimulus {
@@ -149,6 +160,8 @@ impl MqStimulus {
             resets: vec![],
             setup: short_timers(qps),
             software: SoftwareSpec::none(),
+            globals: vec![],
+            dup_req: 0.0,
         }
     }
 }
@@ -491,6 +504,7 @@ pub struct MqBench {
     rng_bad: Rng,
     rng_sw: Rng,
     rng_bus: Rng,
+    rng_dup: Rng,
     stats: MqBenchStats,
 }
 
@@ -534,6 +548,7 @@ impl MqBench {
             rng_bad: Rng::new(seed, 0x4d51_0004),
             rng_sw: Rng::new(seed, 0x4d51_0005),
             rng_bus: Rng::new(seed, 0x4d51_0006),
+            rng_dup: Rng::new(seed, 0x4d51_0007),
             stats: MqBenchStats::default(),
         }
     }
@@ -628,6 +643,22 @@ impl MqBench {
                 bytes: self.rng_sq.range(u64::from(lo), u64::from(hi)) as u16,
             };
             sq.posted_at = Some(t);
+            self.stats.requests += 1;
+        }
+        // a request out of step with the grants (drawn only when asked for: the scenarios'
+        // streams are unchanged)
+        if self.spec.dup_req > 0.0
+            && !i.req.valid
+            && !self.sqs.is_empty()
+            && self.rng_dup.chance(self.spec.dup_req)
+        {
+            let k = self.rng_dup.range(0, self.sqs.len() as u64 - 1) as usize;
+            let (lo, hi) = self.spec.unit_bytes;
+            i.req = QpEvent {
+                valid: true,
+                qp: self.sqs[k].qp as u16,
+                bytes: self.rng_dup.range(u64::from(lo), u64::from(hi)) as u16,
+            };
             self.stats.requests += 1;
         }
         // the report port: the earliest due report, one per cycle; now and then a spurious one
@@ -770,6 +801,11 @@ impl MqBench {
                     e[r.range(0, e.len() as u64 - 1) as usize]
                 };
                 Access::write(reg::ENABLES, v)
+            }
+            6 if !self.spec.globals.is_empty() => {
+                let g = &self.spec.globals;
+                let (addr, data) = g[r.range(0, g.len() as u64 - 1) as usize];
+                Access::write(addr, data)
             }
             6 => {
                 let q = u64::from(qps);

@@ -200,30 +200,63 @@ pub fn campaign(
     })
 }
 
+/// The coverage a campaign merges over its cases: dcqcn_rl's [`Coverage`], or the multi-QP
+/// block's `MqCoverage`.
+pub(crate) trait CaseCoverage: Send {
+    fn empty() -> Self;
+    /// Records campaign case `index` as the first to hit what this run hit.
+    fn mark_case(&mut self, index: u64);
+    fn merge(&mut self, other: &Self);
+}
+
+impl CaseCoverage for Coverage {
+    fn empty() -> Self {
+        Coverage::new()
+    }
+    fn mark_case(&mut self, index: u64) {
+        Coverage::mark_case(self, index);
+    }
+    fn merge(&mut self, other: &Self) {
+        Coverage::merge(self, other);
+    }
+}
+
+impl CaseCoverage for dcqcn_stim::mq_coverage::MqCoverage {
+    fn empty() -> Self {
+        Self::new()
+    }
+    fn mark_case(&mut self, index: u64) {
+        Self::mark_case(self, index);
+    }
+    fn merge(&mut self, other: &Self) {
+        Self::merge(self, other);
+    }
+}
+
 /// One case's run: its cycles and coverage, and what a failure needs to be shrunk.
-struct Ran<T> {
-    cycles: u64,
-    coverage: Coverage,
-    failed: Option<T>,
+pub(crate) struct Ran<T, C = Coverage> {
+    pub(crate) cycles: u64,
+    pub(crate) coverage: C,
+    pub(crate) failed: Option<T>,
 }
 
 /// The totals of [`schedule`]: the cases run, their cycles and merged coverage, and the failure
 /// of the lowest index (with that index).
-struct Totals<F> {
-    cases: u64,
-    cycles: u64,
-    coverage: Coverage,
-    failure: Option<(u64, F)>,
+pub(crate) struct Totals<F, C = Coverage> {
+    pub(crate) cases: u64,
+    pub(crate) cycles: u64,
+    pub(crate) coverage: C,
+    pub(crate) failure: Option<(u64, F)>,
 }
 
 /// Shared state of a running [`schedule`].
-struct Shared<F, E> {
+struct Shared<F, E, C> {
     next: AtomicU64,
     stop: AtomicBool,
     cases: AtomicU64,
     cycles: AtomicU64,
     workers_done: AtomicUsize,
-    coverage: Mutex<Coverage>,
+    coverage: Mutex<C>,
     failure: Mutex<Option<(u64, F)>>,
     error: Mutex<Option<E>>,
 }
@@ -233,13 +266,13 @@ struct Shared<F, E> {
 /// failed stops further claims and is passed to `shrink` on its thread; the first error (in time)
 /// stops the claims and is returned once the running cases end. `progress(cases, cycles)` is
 /// called on the calling thread every 200 ms while the cases run.
-fn schedule<T, F: Send, E: Send>(
+pub(crate) fn schedule<T, F: Send, E: Send, C: CaseCoverage>(
     jobs: usize,
     more: impl Fn(u64) -> bool + Sync,
-    run: impl Fn(u64) -> Result<Ran<T>, E> + Sync,
+    run: impl Fn(u64) -> Result<Ran<T, C>, E> + Sync,
     shrink: impl Fn(u64, T) -> Result<F, E> + Sync,
     progress: impl Fn(u64, u64),
-) -> Result<Totals<F>, E> {
+) -> Result<Totals<F, C>, E> {
     let jobs = jobs.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
@@ -251,7 +284,7 @@ fn schedule<T, F: Send, E: Send>(
         cases: AtomicU64::new(0),
         cycles: AtomicU64::new(0),
         workers_done: AtomicUsize::new(0),
-        coverage: Mutex::new(Coverage::new()),
+        coverage: Mutex::new(C::empty()),
         failure: Mutex::new(None),
         error: Mutex::new(None),
     };

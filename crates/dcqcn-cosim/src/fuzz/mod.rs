@@ -1,8 +1,9 @@
 //! Fuzzing model-vs-RTL: [`run_case`] runs one drawn case (`dcqcn_stim::fuzz`: the strategies,
 //! the cases and their saved form) in lockstep, [`replay`] a saved one, and [`campaign`] runs many
-//! cases on a thread pool, shrinking the first failure.
+//! cases on a thread pool, shrinking the first failure; [`mq`] the same for the multi-QP block.
 
 mod campaign;
+pub mod mq;
 
 pub use campaign::{
     campaign, rates_sibling, CampaignCfg, CampaignResult, Failure, FIXED_RATES_ENV,

@@ -9,8 +9,8 @@
 
 pub use super::bitmaps::{Bitmap, Bitmaps};
 use super::grant::{self, GrantExec, GrantRegs};
-use super::mem::{Credit, MqMems, Record};
-use super::obs::{MqObs, WriteObs, STATE_FIELDS, STREAMS};
+use super::mem::{low_mask, Credit, MqMems, Record, DFX_ENTRIES, MEMORIES, REQ_MEM};
+use super::obs::{state_index, MqObs, WriteObs, BITMAPS, STATE_FIELDS, STREAMS};
 use super::params::MqParams;
 use super::ports::{MqInputs, MqOutputs};
 use super::regs::{win, BusComb, CountEvents, DfxWrite, Monitors, MqRegs, WriteKind};
@@ -39,118 +39,11 @@ impl MqState {
             bitmaps: Bitmaps::reset(p.qps()),
         }
     }
-}
 
-/// The memory writes of one cycle (spec-mq 8.2), one per write port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CycleWrites {
-    /// The visit: QP and the record written (`CC_RATE_MEM` included).
-    pub wv: Option<(u16, Record)>,
-    /// The grant process: QP, credit entry, `gcnt`.
-    pub wg: Option<(u16, Credit, u8)>,
-    /// The report process: QP, `dcnt`, `sent`.
-    pub wr: Option<(u16, u8, u32)>,
-    /// The request input: QP, `req_bytes`.
-    pub wq: Option<(u16, u16)>,
-    /// The DFX window.
-    pub wd: Option<DfxWrite>,
-}
-
-impl CycleWrites {
-    /// The streams as obs.rs lays them out.
-    pub fn to_obs(&self) -> [WriteObs; 5] {
-        let mut w = [WriteObs::default(); 5];
-        if let Some((q, r)) = self.wv {
-            w[0] = WriteObs::of(&STREAMS[0], q, &r.wv_fields());
-        }
-        if let Some((q, c, g)) = self.wg {
-            let v = [u64::from(c.credit as u32), u64::from(c.stamp), u64::from(g)];
-            w[1] = WriteObs::of(&STREAMS[1], q, &v);
-        }
-        if let Some((q, d, s)) = self.wr {
-            w[2] = WriteObs::of(&STREAMS[2], q, &[u64::from(d), u64::from(s)]);
-        }
-        if let Some((q, b)) = self.wq {
-            w[3] = WriteObs::of(&STREAMS[3], q, &[u64::from(b)]);
-        }
-        if let Some(d) = self.wd {
-            let e = d.entry;
-            let v = [e & 7, (e >> 3) & 1, (e >> 4) & 0xFF_FFFF, e >> 28];
-            w[4] = WriteObs::of(&STREAMS[4], u16::from(d.index), &v);
-        }
-        w
-    }
-}
-
-/// The multi-QP DCQCN block `dcqcn_mq`: registers, bitmaps and memories, one [`MqBlock::step`]
-/// per clock cycle.
-#[derive(Clone, Debug)]
-pub struct MqBlock {
-    p: MqParams,
-    s: MqState,
-    mems: MqMems,
-    /// Scratch for the eligibility words of a cycle (not state; no allocation per step).
-    elig: Vec<u64>,
-}
-
-impl MqBlock {
-    /// Registers and bitmaps at their reset values, memories all 0.
-    pub fn new(p: MqParams) -> MqBlock {
-        MqBlock {
-            p,
-            s: MqState::reset(&p),
-            mems: MqMems::new(p.qps()),
-            elig: vec![0; p.qps().div_ceil(64) as usize],
-        }
-    }
-
-    pub fn params(&self) -> &MqParams {
-        &self.p
-    }
-    /// The registers and bitmaps, S(t) of the next step.
-    pub fn state(&self) -> &MqState {
-        &self.s
-    }
-    /// For state injection (spec-mq 8.3) and tests: every value within its field's width is
-    /// legal.
-    pub fn state_mut(&mut self) -> &mut MqState {
-        &mut self.s
-    }
-    pub fn mems(&self) -> &MqMems {
-        &self.mems
-    }
-    /// For state injection (spec-mq 8.3) and tests.
-    pub fn mems_mut(&mut self) -> &mut MqMems {
-        &mut self.mems
-    }
-
-    /// One clock cycle t: the outputs the block drives in t, then the closing edge.
-    #[inline]
-    pub fn step(&mut self, i: &MqInputs) -> MqOutputs {
-        self.cycle(i).0
-    }
-
-    /// [`MqBlock::step`] plus the observation of cycle t (obs.rs): S(t), its bitmaps and the
-    /// memory writes of t.
-    pub fn step_obs(&mut self, i: &MqInputs) -> (MqOutputs, MqObs) {
-        let mut obs = self.obs_state();
-        let (out, w) = self.cycle(i);
-        obs.writes = w.to_obs();
-        (out, obs)
-    }
-
-    /// State and bitmaps of the current S, writes all invalid.
-    pub fn obs_state(&self) -> MqObs {
-        MqObs {
-            state: self.state_fields().iter().map(|f| f.1).collect(),
-            bitmaps: self.s.bitmaps.in_order().map(|b| b.0.clone()),
-            writes: [WriteObs::default(); 5],
-        }
-    }
-
-    /// The state record's fields (obs.rs `STATE_FIELDS`), named, in order.
-    pub fn state_fields(&self) -> Vec<(&'static str, u64)> {
-        let s = &self.s;
+    /// The state record's fields (obs.rs `STATE_FIELDS`), named, in order; a signed field as its
+    /// two's complement bits.
+    pub fn fields(&self) -> Vec<(&'static str, u64)> {
+        let s = self;
         let (sc, g, r, b, c, n, d) = (
             &s.scan,
             &s.grant,
@@ -239,6 +132,503 @@ impl MqBlock {
         ];
         debug_assert_eq!(fields.len(), STATE_FIELDS.len());
         fields
+    }
+}
+
+impl MqState {
+    /// Sets the state field `name` (obs.rs `STATE_FIELDS`) to `v`; refused when `v` does not fit
+    /// the field's width or no field has that name (spec-mq 8.3).
+    pub fn set_field(&mut self, name: &str, v: u64) -> Result<(), MqInitialError> {
+        let Some(k) = state_index(name) else {
+            return Err(MqInitialError::Unknown {
+                field: format!("state.{name}"),
+            });
+        };
+        let bits = STATE_FIELDS[k].1;
+        if v > low_mask(bits) {
+            return Err(MqInitialError::TooWide {
+                field: format!("state.{name}"),
+                value: v,
+                bits,
+            });
+        }
+        let b = v != 0;
+        let (sc, g, r) = (&mut self.scan, &mut self.grant, &mut self.rpt);
+        let (bus, c, n, d) = (
+            &mut self.regs.bus,
+            &mut self.regs.cfg,
+            &mut self.regs.cnt,
+            &mut self.regs.dfx,
+        );
+        // `as _` keeps the field's low bits: the width check above makes it exact (pcredit:
+        // the two's complement bits).
+        match name {
+            "now" => sc.now = v as _,
+            "scan_q" => sc.scan_q = v as _,
+            "init" => sc.init = b,
+            "rr" => g.rr = v as _,
+            "gx_valid" => g.gx_valid = b,
+            "gx_qp" => g.gx_qp = v as _,
+            "rx_valid" => r.rx_valid = b,
+            "rx_qp" => r.rx_qp = v as _,
+            "rx_bytes" => r.rx_bytes = v as _,
+            "pcredit" => g.pcredit = v as u32 as i32,
+            "g_valid" => g.g_valid = b,
+            "g_qp" => g.g_qp = v as _,
+            "g_bytes" => g.g_bytes = v as _,
+            "wpend" => bus.wpend = b,
+            "wq" => bus.wq = v as _,
+            "wword" => bus.wword = v as _,
+            "wdata" => bus.wdata = v as _,
+            "wstrb" => bus.wstrb = v as _,
+            "rpend" => bus.rpend = b,
+            "rq" => bus.rq = v as _,
+            "rword" => bus.rword = v as _,
+            "bvalid" => bus.bvalid = b,
+            "bresp" => bus.bresp = v as _,
+            "rvalid" => bus.rvalid = b,
+            "rdata" => bus.rdata = v as _,
+            "rresp" => bus.rresp = v as _,
+            "cfg_dcqcn_hw_en" => c.dcqcn_hw_en = b,
+            "cfg_hw_rate_throttle_en" => c.hw_rate_throttle_en = b,
+            "cfg_tx_wqe_ost_limit_en" => c.tx_wqe_ost_limit_en = b,
+            "cfg_speed_limiter_en" => c.speed_limiter_en = b,
+            "cfg_cnp_merge_period" => c.cnp_merge_period = v as _,
+            "cfg_nocnp_timer_th" => c.nocnp_timer_th = v as _,
+            "cfg_byte_cnt_th" => c.byte_cnt_th = v as _,
+            "cfg_max_rate" => c.max_rate = v as _,
+            "cfg_alpha_timer_th" => c.alpha_timer_th = v as _,
+            "cfg_upd_alpha_g" => c.upd_alpha_g = v as _,
+            "cfg_alpha_rate_shift" => c.alpha_rate_shift = v as _,
+            "cfg_alpha_init" => c.alpha_init = v as _,
+            "cfg_rate_ai" => c.rate_ai = v as _,
+            "cfg_rate_hai" => c.rate_hai = v as _,
+            "cfg_rate_min" => c.rate_min = v as _,
+            "cfg_stage_threshold" => c.stage_threshold = v as _,
+            "cfg_clamp_tgt" => c.clamp_tgt = b,
+            "cfg_cnp_timer_thrd" => c.cnp_timer_thrd = v as _,
+            "cfg_ost_limit" => c.ost_limit = v as _,
+            "cfg_ost_limit_cnp" => c.ost_limit_cnp = v as _,
+            "cfg_credit_cap" => c.credit_cap = v as _,
+            "cfg_dfx_en" => c.dfx_en = b,
+            "cfg_dfx_wrap" => c.dfx_wrap = b,
+            "cfg_dfx_sel" => c.dfx_sel = v as _,
+            "cfg_dfx_qp" => c.dfx_qp = v as _,
+            "cnt_cnp" => n.cnt_cnp = v as _,
+            "cnt_dec" => n.cnt_dec = v as _,
+            "cnt_inc_fr" => n.cnt_inc_fr = v as _,
+            "cnt_inc_ai" => n.cnt_inc_ai = v as _,
+            "cnt_inc_hai" => n.cnt_inc_hai = v as _,
+            "cnt_inc_timer" => n.cnt_inc_timer = v as _,
+            "cnt_inc_byte" => n.cnt_inc_byte = v as _,
+            "cnt_grant" => n.cnt_grant = v as _,
+            "cnt_grant_bytes" => n.cnt_grant_bytes = v,
+            "cnt_grant_bytes_latch" => n.cnt_grant_bytes_latch = v as _,
+            "cnt_req" => n.cnt_req = v as _,
+            "cnt_req_drop" => n.cnt_req_drop = v as _,
+            "cnt_rpt" => n.cnt_rpt = v as _,
+            "cnt_rpt_spurious" => n.cnt_rpt_spurious = v as _,
+            "cnt_bad_qp" => n.cnt_bad_qp = v as _,
+            "cnt_init_drop" => n.cnt_init_drop = v as _,
+            "dfx_count" => d.dfx_count = v as _,
+            "dfx_wptr" => d.dfx_wptr = v as _,
+            "dfx_lost" => d.dfx_lost = b,
+            "dfx_n_dec" => d.dfx_n_dec = v as _,
+            "dfx_n_byte" => d.dfx_n_byte = v as _,
+            "dfx_n_timer" => d.dfx_n_timer = v as _,
+            "dfx_time" => d.dfx_time = v as _,
+            _ => unreachable!("STATE_FIELDS has {name} but set_field does not"),
+        }
+        Ok(())
+    }
+}
+
+/// Any starting state of the block (spec-mq 8.3): every register, every bitmap bit and every
+/// memory entry. The lockstep loads it into the model and into either HDL (every copy of every
+/// memory) between two clock edges (`MqRunSpec::initial`). Every value within its field's width
+/// is legal; [`MqInitial::validate`] refuses the others, naming the field.
+///
+/// Saved (serde) as named fields: `state` (field name -> value), `bitmaps` (name -> 64-bit words,
+/// QP q at bit q % 64 of word q / 64) and `mems` (memory name -> packed entries, the layouts of
+/// [`MEMORIES`]); reading one checks it as [`MqInitial::validate`] does.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "MqInitialFile", into = "MqInitialFile")]
+pub struct MqInitial {
+    pub state: MqState,
+    pub mems: MqMems,
+}
+
+/// Why an [`MqInitial`] is refused: each names the field (`state.scan_q`, `bitmap.lim8`,
+/// `mem.rate_mem[3]`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MqInitialError {
+    #[error("{field}: {value} does not fit {bits} bits")]
+    TooWide {
+        field: String,
+        value: u64,
+        bits: u32,
+    },
+    #[error("{field}: bit {bit} is set, beyond QP {last} (QPS {qps})")]
+    BeyondQps {
+        field: String,
+        bit: u32,
+        last: u32,
+        qps: u32,
+    },
+    #[error("{field}: {len} {unit}, expected {expected}")]
+    Length {
+        field: String,
+        len: usize,
+        expected: usize,
+        unit: &'static str,
+    },
+    #[error("{field}: no such field")]
+    Unknown { field: String },
+    #[error("{field}: missing")]
+    Missing { field: String },
+    #[error("the initial state is for QPS {initial}, the run is at QPS {run}")]
+    Qps { initial: u32, run: u32 },
+}
+
+impl MqInitial {
+    /// The reset state with every memory entry 0.
+    pub fn reset(p: &MqParams) -> MqInitial {
+        MqInitial {
+            state: MqState::reset(p),
+            mems: MqMems::new(p.qps()),
+        }
+    }
+
+    /// The current state of a model.
+    pub fn of(b: &MqBlock) -> MqInitial {
+        MqInitial {
+            state: b.state().clone(),
+            mems: b.mems().clone(),
+        }
+    }
+
+    /// The QPS its per-QP memories are sized for.
+    pub fn qps(&self) -> u32 {
+        self.mems.req_mem.len() as u32
+    }
+
+    /// Every value fits its field at `qps` (spec-mq 8.3): the state fields their widths, the
+    /// bitmaps `qps` bits, every memory its depth and every entry its width. The first that does
+    /// not is named.
+    pub fn validate(&self, qps: u32) -> Result<(), MqInitialError> {
+        for (k, (name, v)) in self.state.fields().into_iter().enumerate() {
+            let bits = STATE_FIELDS[k].1;
+            if v > low_mask(bits) {
+                return Err(MqInitialError::TooWide {
+                    field: format!("state.{name}"),
+                    value: v,
+                    bits,
+                });
+            }
+        }
+        for (k, map) in self.state.bitmaps.in_order().into_iter().enumerate() {
+            check_bitmap(BITMAPS[k], &map.0, qps)?;
+        }
+        for (m, mem) in MEMORIES.iter().enumerate() {
+            let depth = if mem.readers.is_empty() {
+                DFX_ENTRIES
+            } else {
+                qps as usize
+            };
+            let entries = self.mems.entries(m);
+            if entries.len() != depth {
+                return Err(MqInitialError::Length {
+                    field: format!("mem.{}", mem.name),
+                    len: entries.len(),
+                    expected: depth,
+                    unit: "entries",
+                });
+            }
+            let bits = mem.width();
+            if let Some((i, &v)) = entries.iter().enumerate().find(|e| *e.1 > low_mask(bits)) {
+                return Err(MqInitialError::TooWide {
+                    field: format!("mem.{}[{i}]", mem.name),
+                    value: v,
+                    bits,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A bitmap of `qps` bits as 64-bit words: the right number of words, no bit at or above `qps`.
+fn check_bitmap(name: &str, words: &[u64], qps: u32) -> Result<(), MqInitialError> {
+    let expected = qps.div_ceil(64) as usize;
+    if words.len() != expected {
+        return Err(MqInitialError::Length {
+            field: format!("bitmap.{name}"),
+            len: words.len(),
+            expected,
+            unit: "words",
+        });
+    }
+    for (w, &x) in words.iter().enumerate() {
+        let lo = 64 * w as u32;
+        let beyond = x & !low_mask(qps - lo);
+        if beyond != 0 {
+            return Err(MqInitialError::BeyondQps {
+                field: format!("bitmap.{name}"),
+                bit: lo + beyond.trailing_zeros(),
+                last: qps - 1,
+                qps,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The saved form of [`MqInitial`]: named fields (see there).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MqInitialFile {
+    state: std::collections::BTreeMap<String, u64>,
+    bitmaps: std::collections::BTreeMap<String, Vec<u64>>,
+    mems: std::collections::BTreeMap<String, Vec<u64>>,
+}
+
+impl From<MqInitial> for MqInitialFile {
+    fn from(i: MqInitial) -> MqInitialFile {
+        MqInitialFile {
+            state: i
+                .state
+                .fields()
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v))
+                .collect(),
+            bitmaps: BITMAPS
+                .iter()
+                .zip(i.state.bitmaps.in_order())
+                .map(|(n, b)| (n.to_string(), b.0.clone()))
+                .collect(),
+            mems: MEMORIES
+                .iter()
+                .enumerate()
+                .map(|(k, m)| (m.name.to_string(), i.mems.entries(k)))
+                .collect(),
+        }
+    }
+}
+
+impl TryFrom<MqInitialFile> for MqInitial {
+    type Error = MqInitialError;
+
+    /// Refuses an unknown or missing name and any value that does not fit its field; QPS is the
+    /// length of the per-QP memories.
+    fn try_from(f: MqInitialFile) -> Result<MqInitial, MqInitialError> {
+        for names in [
+            f.state.keys().map(String::as_str).collect::<Vec<_>>(),
+            f.bitmaps.keys().map(String::as_str).collect(),
+            f.mems.keys().map(String::as_str).collect(),
+        ] {
+            for n in names {
+                let known = state_index(n).is_some()
+                    || BITMAPS.contains(&n)
+                    || MEMORIES.iter().any(|m| m.name == n);
+                if !known {
+                    return Err(MqInitialError::Unknown {
+                        field: n.to_string(),
+                    });
+                }
+            }
+        }
+        let missing = |what: &str, n: &str| MqInitialError::Missing {
+            field: format!("{what}.{n}"),
+        };
+        let req = f
+            .mems
+            .get(MEMORIES[REQ_MEM].name)
+            .ok_or_else(|| missing("mem", MEMORIES[REQ_MEM].name))?;
+        let qps = req.len() as u32;
+        let p = MqParams::with_qps(qps.max(1)).map_err(|_| MqInitialError::Length {
+            field: "mem.req_mem".into(),
+            len: req.len(),
+            expected: 1,
+            unit: "entries (QPS 1..4096)",
+        })?;
+        let mut i = MqInitial::reset(&p);
+        for &(name, _) in STATE_FIELDS {
+            let v = *f.state.get(name).ok_or_else(|| missing("state", name))?;
+            i.state.set_field(name, v)?;
+        }
+        for (k, name) in BITMAPS.iter().enumerate() {
+            let words = f
+                .bitmaps
+                .get(*name)
+                .ok_or_else(|| missing("bitmap", name))?;
+            check_bitmap(name, words, qps)?;
+            let b = &mut i.state.bitmaps;
+            let map = [
+                &mut b.req_valid,
+                &mut b.rate_ok,
+                &mut b.ost_lt_hi,
+                &mut b.ost_lt_lo,
+                &mut b.lim8,
+                &mut b.cnp_flag,
+                &mut b.arb_mask,
+            ];
+            map[k].0.clone_from(words);
+        }
+        for (m, mem) in MEMORIES.iter().enumerate() {
+            let entries = f
+                .mems
+                .get(mem.name)
+                .ok_or_else(|| missing("mem", mem.name))?;
+            let depth = i.mems.depth(m);
+            if entries.len() != depth {
+                return Err(MqInitialError::Length {
+                    field: format!("mem.{}", mem.name),
+                    len: entries.len(),
+                    expected: depth,
+                    unit: "entries",
+                });
+            }
+            let bits = mem.width();
+            for (q, &v) in entries.iter().enumerate() {
+                if v > low_mask(bits) {
+                    return Err(MqInitialError::TooWide {
+                        field: format!("mem.{}[{q}]", mem.name),
+                        value: v,
+                        bits,
+                    });
+                }
+                i.mems.set_entry(m, q, v);
+            }
+        }
+        Ok(i)
+    }
+}
+
+/// The memory writes of one cycle (spec-mq 8.2), one per write port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CycleWrites {
+    /// The visit: QP and the record written (`CC_RATE_MEM` included).
+    pub wv: Option<(u16, Record)>,
+    /// The grant process: QP, credit entry, `gcnt`.
+    pub wg: Option<(u16, Credit, u8)>,
+    /// The report process: QP, `dcnt`, `sent`.
+    pub wr: Option<(u16, u8, u32)>,
+    /// The request input: QP, `req_bytes`.
+    pub wq: Option<(u16, u16)>,
+    /// The DFX window.
+    pub wd: Option<DfxWrite>,
+}
+
+impl CycleWrites {
+    /// The streams as obs.rs lays them out.
+    pub fn to_obs(&self) -> [WriteObs; 5] {
+        let mut w = [WriteObs::default(); 5];
+        if let Some((q, r)) = self.wv {
+            w[0] = WriteObs::of(&STREAMS[0], q, &r.wv_fields());
+        }
+        if let Some((q, c, g)) = self.wg {
+            let v = [u64::from(c.credit as u32), u64::from(c.stamp), u64::from(g)];
+            w[1] = WriteObs::of(&STREAMS[1], q, &v);
+        }
+        if let Some((q, d, s)) = self.wr {
+            w[2] = WriteObs::of(&STREAMS[2], q, &[u64::from(d), u64::from(s)]);
+        }
+        if let Some((q, b)) = self.wq {
+            w[3] = WriteObs::of(&STREAMS[3], q, &[u64::from(b)]);
+        }
+        if let Some(d) = self.wd {
+            let e = d.entry;
+            let v = [e & 7, (e >> 3) & 1, (e >> 4) & 0xFF_FFFF, e >> 28];
+            w[4] = WriteObs::of(&STREAMS[4], u16::from(d.index), &v);
+        }
+        w
+    }
+}
+
+/// The multi-QP DCQCN block `dcqcn_mq`: registers, bitmaps and memories, one [`MqBlock::step`]
+/// per clock cycle.
+#[derive(Clone, Debug)]
+pub struct MqBlock {
+    p: MqParams,
+    s: MqState,
+    mems: MqMems,
+    /// Scratch for the eligibility words of a cycle (not state; no allocation per step).
+    elig: Vec<u64>,
+}
+
+impl MqBlock {
+    /// Registers and bitmaps at their reset values, memories all 0.
+    pub fn new(p: MqParams) -> MqBlock {
+        MqBlock {
+            p,
+            s: MqState::reset(&p),
+            mems: MqMems::new(p.qps()),
+            elig: vec![0; p.qps().div_ceil(64) as usize],
+        }
+    }
+
+    pub fn params(&self) -> &MqParams {
+        &self.p
+    }
+    /// The registers and bitmaps, S(t) of the next step.
+    pub fn state(&self) -> &MqState {
+        &self.s
+    }
+    /// For state injection (spec-mq 8.3) and tests: every value within its field's width is
+    /// legal.
+    pub fn state_mut(&mut self) -> &mut MqState {
+        &mut self.s
+    }
+    pub fn mems(&self) -> &MqMems {
+        &self.mems
+    }
+    /// For state injection (spec-mq 8.3) and tests.
+    pub fn mems_mut(&mut self) -> &mut MqMems {
+        &mut self.mems
+    }
+
+    /// State injection (spec-mq 8.3): the registers, bitmaps and memories become `init`'s, after
+    /// it is checked to fit this block's QPS.
+    pub fn load(&mut self, init: &MqInitial) -> Result<(), MqInitialError> {
+        if init.qps() != self.p.qps() {
+            return Err(MqInitialError::Qps {
+                initial: init.qps(),
+                run: self.p.qps(),
+            });
+        }
+        init.validate(self.p.qps())?;
+        self.s = init.state.clone();
+        self.mems = init.mems.clone();
+        Ok(())
+    }
+
+    /// One clock cycle t: the outputs the block drives in t, then the closing edge.
+    #[inline]
+    pub fn step(&mut self, i: &MqInputs) -> MqOutputs {
+        self.cycle(i).0
+    }
+
+    /// [`MqBlock::step`] plus the observation of cycle t (obs.rs): S(t), its bitmaps and the
+    /// memory writes of t.
+    pub fn step_obs(&mut self, i: &MqInputs) -> (MqOutputs, MqObs) {
+        let mut obs = self.obs_state();
+        let (out, w) = self.cycle(i);
+        obs.writes = w.to_obs();
+        (out, obs)
+    }
+
+    /// State and bitmaps of the current S, writes all invalid.
+    pub fn obs_state(&self) -> MqObs {
+        MqObs {
+            state: self.state_fields().iter().map(|f| f.1).collect(),
+            bitmaps: self.s.bitmaps.in_order().map(|b| b.0.clone()),
+            writes: [WriteObs::default(); 5],
+        }
+    }
+
+    /// The state record's fields (obs.rs `STATE_FIELDS`), named, in order.
+    pub fn state_fields(&self) -> Vec<(&'static str, u64)> {
+        self.s.fields()
     }
 
     /// The outputs of cycle t: registered outputs from S(t), AXI readies from the handshake.
@@ -472,5 +862,122 @@ impl MqBlock {
         s.rpt = rpt_next;
         s.scan.next(qps);
         (out, w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state with every field, bitmap bit and memory entry set from `seed`, within its width.
+    fn drawn(qps: u32, seed: u64) -> MqInitial {
+        let p = MqParams::with_qps(qps).unwrap();
+        let mut i = MqInitial::reset(&p);
+        let mut x = seed | 1;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for &(name, bits) in STATE_FIELDS {
+            i.state.set_field(name, next() & low_mask(bits)).unwrap();
+        }
+        for q in 0..qps as usize {
+            let b = &mut i.state.bitmaps;
+            for map in [&mut b.req_valid, &mut b.lim8, &mut b.arb_mask] {
+                map.set(q, next() & 1 == 1);
+            }
+        }
+        for m in 0..MEMORIES.len() {
+            for e in 0..i.mems.depth(m) {
+                i.mems.set_entry(m, e, next());
+            }
+        }
+        i
+    }
+
+    #[test]
+    fn set_field_then_fields_reads_every_value_back() {
+        let i = drawn(65, 7);
+        let again = drawn(65, 7);
+        assert_eq!(i, again, "deterministic");
+        let p = MqParams::with_qps(65).unwrap();
+        let mut s = MqState::reset(&p);
+        for (name, v) in i.state.fields() {
+            s.set_field(name, v).unwrap();
+        }
+        assert_eq!(s.fields(), i.state.fields());
+        assert!(i.validate(65).is_ok());
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_is_refused_with_its_name() {
+        let p = MqParams::with_qps(4).unwrap();
+        let mut s = MqState::reset(&p);
+        assert_eq!(
+            s.set_field("scan_q", 1 << 12).unwrap_err().to_string(),
+            "state.scan_q: 4096 does not fit 12 bits"
+        );
+        assert!(s.set_field("no_such", 0).is_err());
+        let mut i = drawn(4, 3);
+        i.state.regs.cfg.alpha_init = 1024;
+        assert_eq!(
+            i.validate(4).unwrap_err().to_string(),
+            "state.cfg_alpha_init: 1024 does not fit 10 bits"
+        );
+        let mut i = drawn(4, 3);
+        i.mems.rate_mem[3] = 1 << 48;
+        assert_eq!(
+            i.validate(4).unwrap_err().to_string(),
+            format!("mem.rate_mem[3]: {} does not fit 48 bits", 1u64 << 48)
+        );
+        let mut i = drawn(4, 3);
+        i.state.bitmaps.lim8.0[0] |= 1 << 4;
+        assert_eq!(
+            i.validate(4).unwrap_err().to_string(),
+            "bitmap.lim8: bit 4 is set, beyond QP 3 (QPS 4)"
+        );
+        let mut b = MqBlock::new(MqParams::with_qps(8).unwrap());
+        assert!(matches!(
+            b.load(&drawn(4, 3)),
+            Err(MqInitialError::Qps { initial: 4, run: 8 })
+        ));
+    }
+
+    #[test]
+    fn the_saved_form_reads_back_and_refuses_a_value_that_does_not_fit() {
+        let i = drawn(70, 11);
+        let text = serde_json::to_string(&i).unwrap();
+        let back: MqInitial = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, i);
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["state"]["cfg_ost_limit"] = 256.into();
+        let e = serde_json::from_value::<MqInitial>(v.clone()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("state.cfg_ost_limit: 256 does not fit 8 bits"),
+            "{e}"
+        );
+        v["state"]["cfg_ost_limit"] = 3.into();
+        v["mems"]["alpha_mem"][69] = (1u64 << 26).into();
+        let e = serde_json::from_value::<MqInitial>(v.clone()).unwrap_err();
+        assert!(e.to_string().contains("mem.alpha_mem[69]"), "{e}");
+        v["mems"]["alpha_mem"][69] = 0.into();
+        v["state"].as_object_mut().unwrap().remove("rr");
+        let e = serde_json::from_value::<MqInitial>(v).unwrap_err();
+        assert!(e.to_string().contains("state.rr: missing"), "{e}");
+    }
+
+    #[test]
+    fn a_loaded_model_runs_from_the_state() {
+        let i = drawn(4, 5);
+        let mut b = MqBlock::new(MqParams::with_qps(4).unwrap());
+        b.load(&i).unwrap();
+        assert_eq!(MqInitial::of(&b), i);
+        // any state steps (no panic on QPs >= QPS, timers at their limits...)
+        for _ in 0..50 {
+            b.step(&MqInputs::default());
+        }
     }
 }

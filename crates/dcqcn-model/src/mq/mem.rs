@@ -6,6 +6,8 @@
 //! S(t) and its write lands at the end of the cycle. Memories are never reset; [`MqMems::new`]
 //! starts them at 0 (the init round writes every entry, spec-mq 4.3).
 
+use super::obs::Field;
+
 /// Width masks of the fields (spec-mq 5.1, 5.2).
 pub const M24: u32 = (1 << 24) - 1;
 
@@ -41,6 +43,145 @@ pub struct MqMems {
 
 /// Entries of the DFX window.
 pub const DFX_ENTRIES: usize = 64;
+
+/// A memory of the block (spec-mq 4.2, 5.2, 5.9): its name (the [`MqMems`] field), its entry's
+/// fields from bit 0 up (name, width), and the processes that read it. The RTL keeps one copy
+/// per reader (spec-mq 4.2 "a memory read by k processes has k copies always written
+/// together"), the `dcqcn_mq_mem` instance `u_<name>_<reader>` of `dcqcn_mq_core`; a memory with
+/// no reader listed is the register file's own array (`dfx_mem`, [`DFX_ENTRIES`] entries, read
+/// through the AXI4-Lite window only), one copy.
+pub struct Memory {
+    pub name: &'static str,
+    pub fields: &'static [Field],
+    pub readers: &'static [&'static str],
+}
+
+impl Memory {
+    /// Bits of one entry.
+    pub const fn width(&self) -> u32 {
+        let mut w = 0;
+        let mut i = 0;
+        while i < self.fields.len() {
+            w += self.fields[i].1;
+            i += 1;
+        }
+        w
+    }
+}
+
+/// Every memory, in the order of the [`MqMems`] fields: the one declaration of the memories and
+/// their copies. scripts/vhdl2verilog.py reads this literal (each entry as written here, one
+/// `Memory { .. }` per memory) to generate the lockstep's memory injection and dump for both HDLs
+/// (spec-mq 8.2, 8.3), and checks each copy's width against the RTL.
+pub const MEMORIES: [Memory; 12] = [
+    Memory {
+        name: "cc_byte_cnt_mem",
+        fields: &[("credit", 32), ("stamp", 32)],
+        readers: &["grant", "visit"],
+    },
+    Memory {
+        name: "grant_cnt_mem",
+        fields: &[("gcnt", 8)],
+        readers: &["grant", "rpt", "visit"],
+    },
+    Memory {
+        name: "done_cnt_mem",
+        fields: &[("dcnt", 8)],
+        readers: &["rpt", "grant", "visit"],
+    },
+    Memory {
+        name: "sent_mem",
+        fields: &[("sent", 32)],
+        readers: &["rpt", "visit"],
+    },
+    Memory {
+        name: "req_mem",
+        fields: &[("req_bytes", 16)],
+        readers: &["grant", "visit"],
+    },
+    Memory {
+        name: "rate_mem",
+        fields: &[("rc", 24), ("rt", 24)],
+        readers: &["visit"],
+    },
+    Memory {
+        name: "cc_rate_mem",
+        fields: &[("cc_rate", 24)],
+        readers: &["visit", "grant"],
+    },
+    Memory {
+        name: "alpha_mem",
+        fields: &[("alpha", 10), ("alpha_el", 16)],
+        readers: &["visit"],
+    },
+    Memory {
+        name: "cnp_merge_mem",
+        fields: &[("merge_el", 16), ("dec_pending", 1), ("cnp_el", 24)],
+        readers: &["visit"],
+    },
+    Memory {
+        name: "byte_counter_mem",
+        fields: &[("byte_cnt", 32), ("sent_seen", 32)],
+        readers: &["visit"],
+    },
+    Memory {
+        name: "t_bc_mem",
+        fields: &[
+            ("t_stage", 8),
+            ("b_stage", 8),
+            ("active", 1),
+            ("inc_el", 24),
+        ],
+        readers: &["visit"],
+    },
+    Memory {
+        name: "dfx_mem",
+        fields: &[("type", 3), ("both", 1), ("rc", 24), ("stamp", 32)],
+        readers: &[],
+    },
+];
+
+/// Index of `REQ_MEM` in [`MEMORIES`] (compared only where `req_valid` is set, spec-mq 8.2).
+pub const REQ_MEM: usize = 4;
+
+/// One RTL copy of a memory: [`MEMORIES`]`[memory]` as read by `reader` (None: the only copy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemCopy {
+    pub memory: usize,
+    pub reader: Option<&'static str>,
+}
+
+impl MemCopy {
+    /// `rate_mem_visit`, `dfx_mem`: the RTL instance without its `u_`.
+    pub fn name(&self) -> String {
+        let m = MEMORIES[self.memory].name;
+        match self.reader {
+            Some(r) => format!("{m}_{r}"),
+            None => m.to_string(),
+        }
+    }
+}
+
+/// Every copy of every memory, memories in [`MEMORIES`] order and each one's readers in their
+/// order: the copy numbers of the lockstep's memory injection and dump.
+pub fn mem_copies() -> Vec<MemCopy> {
+    let mut v = vec![];
+    for (memory, m) in MEMORIES.iter().enumerate() {
+        if m.readers.is_empty() {
+            v.push(MemCopy {
+                memory,
+                reader: None,
+            });
+        }
+        for &r in m.readers {
+            v.push(MemCopy {
+                memory,
+                reader: Some(r),
+            });
+        }
+    }
+    v
+}
 
 impl MqMems {
     /// Every memory of `qps` entries, all 0.
@@ -91,10 +232,78 @@ impl MqMems {
             | (u64::from(r.inc_el & M24) << 17);
     }
 
+    /// Entries of memory `m` ([`MEMORIES`] index).
+    pub fn depth(&self, m: usize) -> usize {
+        self.entries(m).len()
+    }
+
+    /// Entry `i` of memory `m` ([`MEMORIES`] index), packed as the memory holds it.
+    pub fn entry(&self, m: usize, i: usize) -> u64 {
+        self.entries(m)[i]
+    }
+
+    /// Every entry of memory `m`, packed.
+    pub fn entries(&self, m: usize) -> Vec<u64> {
+        fn w<T: Copy + Into<u64>>(v: &[T]) -> Vec<u64> {
+            v.iter().map(|&x| x.into()).collect()
+        }
+        match m {
+            0 => self.cc_byte_cnt_mem.clone(),
+            1 => w(&self.grant_cnt_mem),
+            2 => w(&self.done_cnt_mem),
+            3 => w(&self.sent_mem),
+            4 => w(&self.req_mem),
+            5 => self.rate_mem.clone(),
+            6 => w(&self.cc_rate_mem),
+            7 => w(&self.alpha_mem),
+            8 => self.cnp_merge_mem.clone(),
+            9 => self.byte_counter_mem.clone(),
+            10 => self.t_bc_mem.clone(),
+            11 => self.dfx_mem.clone(),
+            _ => panic!("memory {m}: there are {} memories", MEMORIES.len()),
+        }
+    }
+
+    /// Sets entry `i` of memory `m` to `v` cut to the memory's width.
+    pub fn set_entry(&mut self, m: usize, i: usize, v: u64) {
+        let v = v & low_mask(MEMORIES[m].width());
+        match m {
+            0 => self.cc_byte_cnt_mem[i] = v,
+            1 => self.grant_cnt_mem[i] = v as u8,
+            2 => self.done_cnt_mem[i] = v as u8,
+            3 => self.sent_mem[i] = v as u32,
+            4 => self.req_mem[i] = v as u16,
+            5 => self.rate_mem[i] = v,
+            6 => self.cc_rate_mem[i] = v as u32,
+            7 => self.alpha_mem[i] = v as u32,
+            8 => self.cnp_merge_mem[i] = v,
+            9 => self.byte_counter_mem[i] = v,
+            10 => self.t_bc_mem[i] = v,
+            11 => self.dfx_mem[i] = v,
+            _ => panic!("memory {m}: there are {} memories", MEMORIES.len()),
+        }
+    }
+
+    /// The value of field `f` of memory `m`'s entry `v` (packed).
+    pub fn field_of(m: usize, f: usize, v: u64) -> u64 {
+        let fields = MEMORIES[m].fields;
+        let at: u32 = fields[..f].iter().map(|x| x.1).sum();
+        (v >> at) & low_mask(fields[f].1)
+    }
+
     /// `CC_BYTE_CNT_MEM[q]` as (`credit`, `stamp`).
     #[inline]
     pub fn credit(&self, q: usize) -> Credit {
         Credit::unpack(self.cc_byte_cnt_mem[q])
+    }
+}
+
+/// The `bits` low bits set (`bits` at most 64).
+pub const fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
     }
 }
 
@@ -186,6 +395,40 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memories_follow_the_mqmems_fields_and_the_write_streams() {
+        let m = MqMems::new(3);
+        // widths of the packed layouts above and of the write streams (obs.rs)
+        let widths: Vec<u32> = MEMORIES.iter().map(Memory::width).collect();
+        assert_eq!(widths, [64, 8, 8, 32, 16, 48, 24, 26, 41, 64, 41, 60]);
+        for (k, mem) in MEMORIES.iter().enumerate() {
+            let depth = if mem.readers.is_empty() {
+                DFX_ENTRIES
+            } else {
+                3
+            };
+            assert_eq!(m.depth(k), depth, "{}", mem.name);
+        }
+        assert_eq!(MEMORIES[REQ_MEM].name, "req_mem");
+        assert_eq!(mem_copies().len(), 20);
+        assert_eq!(mem_copies()[19].name(), "dfx_mem");
+        assert_eq!(mem_copies()[3].name(), "grant_cnt_mem_rpt");
+    }
+
+    #[test]
+    fn set_entry_cuts_to_the_width_and_entry_reads_it_back() {
+        let mut m = MqMems::new(4);
+        for (k, mem) in MEMORIES.iter().enumerate() {
+            m.set_entry(k, 2, u64::MAX);
+            assert_eq!(m.entry(k, 2), low_mask(mem.width()), "{}", mem.name);
+            assert_eq!(m.entry(k, 1), 0);
+        }
+        let r = m.record(2);
+        assert_eq!((r.rc, r.active, r.inc_el), (M24, true, M24));
+        assert_eq!(MqMems::field_of(8, 1, 1 << 16), 1);
+        assert_eq!(MqMems::field_of(8, 2, 3 << 17), 3);
+    }
 
     #[test]
     fn record_packs_and_unpacks_at_full_field_widths() {

@@ -21,6 +21,6 @@ pub mod rpt;
 pub mod rr;
 pub mod visit;
 
-pub use block::{Bitmap, Bitmaps, CycleWrites, MqBlock, MqState};
-pub use mem::{Credit, MqMems, Record};
+pub use block::{Bitmap, Bitmaps, CycleWrites, MqBlock, MqInitial, MqInitialError, MqState};
+pub use mem::{mem_copies, Credit, MemCopy, Memory, MqMems, Record, MEMORIES};
 pub use regs::{MqConfig, MqRegs};

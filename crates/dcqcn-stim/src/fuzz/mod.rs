@@ -1,7 +1,9 @@
 //! Fuzz cases on the model's side: the proptest strategies and the [`Case`] they compose
 //! ([`strategy`]), case number n of a campaign ([`case_at`]), and the saved form of a case with its
-//! bounds ([`saved`]). `dcqcn_cosim::fuzz` runs them model-vs-RTL.
+//! bounds ([`saved`]); the multi-QP block's cases and their saved form ([`mq`]). `dcqcn_cosim::fuzz`
+//! runs them model-vs-RTL.
 
+pub mod mq;
 pub mod saved;
 pub mod strategy;
 

@@ -1,0 +1,95 @@
+//! The multi-QP fuzz campaign (docs/spec-mq.md 8.3, 8.4) against the Verilated RTL, small: 20
+//! cases at QPS 4 on the SystemVerilog and on the VHDL twin with no mismatch, the same result
+//! whatever the thread count, and saved cases that replay or are refused naming the field.
+
+use dcqcn_cosim::fuzz::mq::{
+    mq_campaign, mq_replay, variant_of, MqCampaignCfg, MqCampaignResult, MqFailure,
+};
+use dcqcn_stim::fuzz::mq::{mq_case_at, save_mq_case, MqSavedCase, MQ_SAVED_CASE_FORMAT};
+use dcqcn_stim::variant::Hdl;
+
+const CASES: u64 = 20;
+const CYCLES: u64 = 3_000;
+
+fn campaign(hdl: Hdl, jobs: usize) -> Option<MqCampaignResult> {
+    variant_of(hdl, 4)?;
+    let cfg = MqCampaignCfg {
+        cases: Some(CASES),
+        seconds: None,
+        seed: 11,
+        cycles: CYCLES,
+        jobs,
+        hdl,
+        qps: vec![4],
+        variant: None,
+    };
+    Some(mq_campaign(&cfg, &|_, _, _| {}).expect("the campaign runs"))
+}
+
+fn no_mismatch(r: &MqCampaignResult) {
+    if let Some(MqFailure {
+        index, mismatch, ..
+    }) = &r.failure
+    {
+        panic!("case {index}: {}", mismatch.report());
+    }
+    assert_eq!(r.cases, CASES);
+    assert_eq!(r.cycles, CASES * CYCLES);
+    assert!(r.coverage.covered() > 20, "{}", r.coverage.table());
+}
+
+#[test]
+fn twenty_cases_on_both_hdls_and_the_same_report_whatever_the_jobs() {
+    let Some(sv1) = campaign(Hdl::Sv, 1) else {
+        eprintln!("no SystemVerilog dcqcn_mq variant at QPS 4 is built: skipped");
+        return;
+    };
+    no_mismatch(&sv1);
+    let sv2 = campaign(Hdl::Sv, 2).expect("built");
+    no_mismatch(&sv2);
+    assert_eq!(sv1.coverage, sv2.coverage);
+    assert_eq!(sv1.coverage.table(), sv2.coverage.table());
+    assert_eq!((sv1.cases, sv1.cycles), (sv2.cases, sv2.cycles));
+    if let Some(vhdl) = campaign(Hdl::Vhdl, 1) {
+        no_mismatch(&vhdl);
+        // the same cases, the same model: the same coverage on either HDL
+        assert_eq!(vhdl.coverage, sv1.coverage);
+    }
+}
+
+#[test]
+fn a_saved_case_replays_and_a_bad_one_is_refused_by_field() {
+    if variant_of(Hdl::Sv, 4).is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("dcqcn-mq-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("case.json");
+    let saved = MqSavedCase {
+        format: MQ_SAVED_CASE_FORMAT.into(),
+        cycles: 2_000,
+        variant: None,
+        case: mq_case_at(3, 1, &[4]).unwrap(),
+    };
+    save_mq_case(&path, &saved).unwrap();
+    let (back, spec, o) = mq_replay(&path).unwrap();
+    assert_eq!(back, saved);
+    assert_eq!(spec.qps, 4);
+    assert!(o.mismatch.is_none());
+    assert_eq!(o.stats.cycles, 2_000);
+    // a QPS no variant is built at
+    let mut bad = saved.clone();
+    bad.case.qps = 3;
+    save_mq_case(&path, &bad).unwrap();
+    let e = mq_replay(&path).unwrap_err().to_string();
+    assert!(e.contains("case.qps"), "{e}");
+    // a variant of another QPS
+    let mut bad = saved.clone();
+    bad.variant = variant_of(Hdl::Sv, 64).map(|v| v.name);
+    if bad.variant.is_some() {
+        save_mq_case(&path, &bad).unwrap();
+        let e = mq_replay(&path).unwrap_err().to_string();
+        assert!(e.contains("case.qps") && e.contains("64"), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
