@@ -33,7 +33,7 @@ help:
 	@echo "make synth-mq  the same flow for the multi-QP block dcqcn_mq at SYNTH_MQ_QPS (default 64 1024), SV and VHDL;"
 	@echo "             fails when a state memory is not block RAM or the VHDL is > 5 % above the SV (scripts/synth_mq.py)"
 	@echo "make formal  Yosys proof that the SV and the VHDL twin are sequentially equivalent (FORMAL_WIDTHS, default 8 32 64;"
-	@echo "             the base configuration at FORMAL_BASE_WIDTHS, default 8; dcqcn_mq_core at FORMAL_MQ_QPS, default none,"
+	@echo "             the base configuration at FORMAL_BASE_WIDTHS, default 8; dcqcn_mq_core at FORMAL_MQ_QPS, default 4,"
 	@echo "             and its picker at FORMAL_MQ_RR_N, default 64 65 (4096 proven on request); docs/formal.md)"
 	@echo "make formal-negative  the same proof on one-line mutants (one SV, one VHDL): it must fail on the named signal"
 	@echo "make formal-rev REV=<rev>  the SV proven equal to the SV at a git revision (a change meant to keep behaviour)"
@@ -223,14 +223,12 @@ synth-mq: deps
 FORMAL_WIDTHS ?= 8 32 64
 FORMAL_BASE_WIDTHS ?= 8
 # The multi-QP block (docs/formal.md, "The multi-QP block"): dcqcn_mq_core at FORMAL_MQ_QPS and the
-# picker dcqcn_mq_rr on its own at FORMAL_MQ_RR_N (scripts/formal_mq.py). The core is not in the
-# default yet: at QPS 4 its step obligation now runs in about 1.5 min of CPU per pass, but it FAILS
-# (docs/formal.md, "The multi-QP block"): from some states of the register relation the two HDLs
-# drive different memory write data (u_grant.mem_gcnt, the visit's records), which dcqcn_mq_mem's
-# byp_data_q captures in every cycle; `make formal FORMAL_MQ_QPS=4` runs it. QPS 1 (spec-mq 9) cannot be run:
-# GHDL 2.0's synthesis stops with an internal error on the 1-entry RAMs it has there. The picker at
-# N = 4096 (spec-mq 9) takes about 6.5 min of CPU: `make formal FORMAL_MQ_RR_N="64 65 4096"`.
-FORMAL_MQ_QPS ?=
+# picker dcqcn_mq_rr on its own at FORMAL_MQ_RR_N (scripts/formal_mq.py). The core at QPS 4 is in
+# the default: it is proven in about 1.5 min of CPU (step and reset; `make formal FORMAL_MQ_QPS=`
+# leaves it out). QPS 1 (spec-mq 9) cannot be run: GHDL 2.0's synthesis stops with an internal
+# error on the 1-entry RAMs it has there. The picker at N = 4096 (spec-mq 9) takes about 6.5 min of
+# CPU: `make formal FORMAL_MQ_RR_N="64 65 4096"`.
+FORMAL_MQ_QPS ?= 4
 FORMAL_MQ_RR_N ?= 64 65
 formal: deps
 	python3 scripts/formal.py --data-bytes $(FORMAL_WIDTHS) --base-data-bytes $(FORMAL_BASE_WIDTHS)

@@ -237,7 +237,8 @@ def cut_points(sv, vh, sv_q2d, vh_q2d, sv_dir, vhdl_dir, top):
     so each SAT problem holds only the logic between cut points. The memories' write ports matter
     most: without them every bit of every memory word's next state holds the whole visit function
     in its cone. Left out: aliases of a paired register or of a top port; a port whose bits are,
-    in both designs, those of a port already cut (`u_grant.u_rr.pick` is `u_grant.pick_qp`); a
+    in both designs, those of a port already cut (`u_done_cnt_mem_grant.raddr` is
+    `u_cc_byte_cnt_mem_grant.raddr`, the grant's read address); a
     port whose twin bits are already cut as other SV bits (not cutting is always sound). A port
     that is a second name in the SV but its own signal in the twin (`u_rate_mem_visit.raddr` and
     `u_alpha_mem_visit.raddr` are one net in the SV, two in the twin) is kept: its obligation
@@ -347,9 +348,9 @@ def check(args, config):
             total, proven, unproven = F.prove(work, mode, free_cuts=mode == "step", bit_level=True)
             if total != outs:
                 raise Error(f"{mode}: {outs} output bits but {total} $equiv cells")
-            # A cut point is a claim of its own: a sub-block port the two HDLs may define apart
-            # (the twin's visit drives ev_tf with tf, the SV with ev_inc & tf; dcqcn_mq_regs
-            # reads it only with ev_inc) fails, and so does what its readers compute from it.
+            # A cut point is a claim of its own: a sub-block port the two HDLs define apart, even
+            # where its readers mask the difference (until 2026-11-27 the twin's visit drove ev_tf
+            # with tf, the SV with ev_inc & tf), fails, and so does what its readers compute from it.
             # Such cut points are dropped and the step proven again without them (fewer cut
             # points: the same claim, larger cones); first those that are not a memory's write
             # data, whose failures are mostly those of the others, then any.

@@ -118,10 +118,9 @@ module dcqcn_mq_grant #(
     logic [32:0]    pc_diff;
 
     /* Joint outstanding count (spec-mq 4.6): the grant's QP and a qp_clear's QP */
-    logic           g_clr;
+    logic [11:0]    rr_pick;          // the picker's choice
     logic           g_dec;
     logic [7:0]     g_gcnt_n;
-    logic           c_inc;
     logic           c_dec;
     logic [7:0]     c_gcnt_n;
     logic [7:0]     ost_limit_hi;
@@ -167,9 +166,13 @@ module dcqcn_mq_grant #(
         .elig  (elig),
         .en    (pick_en),
         .valid (pick_valid),
-        .pick  (pick_qp),
+        .pick  (rr_pick),
         .rr    (rr)
     );
+
+    // the grant copies' read address: 0 in a reset cycle (gx_qp's reset value), so that it is a
+    // function of the inputs there (spec-mq 4.8)
+    assign pick_qp = rst ? 12'd0 : rr_pick;
 
     /* Grant execution (spec-mq 4.5): gx_qp < QPS outside the init round. A qp_clear completing in
        the same cycle owns the write port and the grant does nothing; only an injected state gets
@@ -191,17 +194,16 @@ module dcqcn_mq_grant #(
         credit_n = ($signed(diff33) < $signed(CREDIT_MIN_33)) ? 32'h8000_0000 : diff33[31:0];
         gexec_rate_ok = $signed(credit_n) > 0;
 
-        // spec-mq 4.6: the grant's QP (inc); a clear of the same QP only from an injected state
-        g_clr = qp_clear_v & (scan_q == gx_qp);
+        // spec-mq 4.6: the grant's QP (inc); no clear: gexec excludes a qp_clear visit
         g_dec = rexec & (rx_qp == gx_qp);
         {gexec_ost_hi, gexec_ost_lo, g_gcnt_n} =
-            joint(gcnt_rd, dcnt_rd, g_clr, 1'b1, g_dec, ost_limit_hi, ost_limit_lo);
+            joint(gcnt_rd, dcnt_rd, 1'b0, 1'b1, g_dec, ost_limit_hi, ost_limit_lo);
 
         // spec-mq 5.8: the qp_clear's QP v (clr); the outstanding count becomes 0
-        c_inc = gexec & (gx_qp == scan_q);
+        // (no inc: a qp_clear visit excludes gexec)
         c_dec = rexec & (rx_qp == scan_q);
         {clr_ost_hi, clr_ost_lo, c_gcnt_n} =
-            joint(gcnt_v, dcnt_v, 1'b1, c_inc, c_dec, ost_limit_hi, ost_limit_lo);
+            joint(gcnt_v, dcnt_v, 1'b1, 1'b0, c_dec, ost_limit_hi, ost_limit_lo);
 
         // the write port: an executed grant, else the init visit or a qp_clear of v (never together)
         mem_we          = gexec | init_visit | qp_clear_v;

@@ -211,8 +211,9 @@ module dcqcn_mq_visit #(
 
     /* Scan (spec-mq 4.3) */
     always_comb begin
-        // scan_q >= QPS - 1, written as scan_q + 1 >= QPS (13 bits)
-        next_scan  = ({1'b0, scan_q} + 13'd1 >= Q) ? 12'd0 : scan_q + 12'd1;
+        // scan_q >= QPS - 1, written as scan_q + 1 >= QPS (13 bits); in a reset cycle scan_q's
+        // reset value 0, so that the read address is a function of the inputs there (spec-mq 4.8)
+        next_scan  = (rst || {1'b0, scan_q} + 13'd1 >= Q) ? 12'd0 : scan_q + 12'd1;
         visit_we   = ~rst & ({1'b0, scan_q} < Q);
         init_visit = visit_we & init;
         norm_visit = visit_we & ~init;
@@ -380,8 +381,9 @@ module dcqcn_mq_visit #(
         // step 8.2: the applied rate
         cc_rate_applied = hw ? rc_n : cc_rate_n;
 
-        // spec-mq 5.8: the init record (init round: sent_seen 0; qp_clear: sent of S(t))
-        if (init_visit | qp_clear_v) begin
+        // spec-mq 5.8: the init record (init round: sent_seen 0; qp_clear: sent of S(t)); the
+        // write data in the init round is the init record also in a cycle without a visit
+        if (init | qp_clear_v) begin
             rc_n            = rmax;
             rt_n            = rmax;
             cc_rate_applied = rmax;
@@ -391,7 +393,7 @@ module dcqcn_mq_visit #(
             dec_pending_n   = 1'b0;
             cnp_el_n        = 24'd0;
             byte_cnt_n      = 32'd0;
-            sent_seen_n     = init_visit ? 32'd0 : sent_rd;
+            sent_seen_n     = init ? 32'd0 : sent_rd;
             t_stage_n       = 8'd0;
             b_stage_n       = 8'd0;
             active_n        = 1'b0;

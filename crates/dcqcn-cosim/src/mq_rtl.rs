@@ -117,7 +117,7 @@ impl MqRtl {
     }
 
     /// Cycle t before its edge with nothing observed: applies `i`, evaluates, and returns the
-    /// outputs (the bare-Verilator harness of `make bench`, crate::mq_bench).
+    /// outputs (the bare-Verilator harness of `make bench`, mq_bench.rs).
     #[inline]
     pub fn drive(&mut self, i: &MqInputs) -> MqOutputs {
         let mut d = self.dut.pin_mut();

@@ -24,6 +24,7 @@
 use crate::NetError;
 use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Field, Registers, Source};
 use dcqcn_harness::units::{Rate, Size, Time, UnitError};
+use dcqcn_model::mq::{MqParamError, MqParams};
 use dcqcn_model::{Config, Params};
 use dcqcn_surf::model::SurfConfig;
 use serde::de::DeserializeOwned;
@@ -77,6 +78,16 @@ pub struct LinkCfg {
 }
 
 impl LinkCfg {
+    /// The multi-QP block's parameters for a NIC of `qps` QPs on this link: the model's clock and
+    /// the link rate in bytes/s (spec-mq 2). An error names the parameter the RTL would refuse; a
+    /// link faster than `LINE_RATE`'s 32 bits of bytes/s is refused as `LineRate(u32::MAX)`
+    /// (`NetConfig::validate` says so in its own words first).
+    pub fn mq_params(&self, qps: u32) -> Result<MqParams, MqParamError> {
+        let line = u32::try_from(self.rate_bits_per_s / 8)
+            .map_err(|_| MqParamError::LineRate(u32::MAX))?;
+        MqParams::new(qps, Params::DEFAULT.clk_hz(), line)
+    }
+
     /// The uplinks' link: the same delay at the uplink rate.
     pub fn uplink(&self) -> LinkCfg {
         LinkCfg {
@@ -134,7 +145,7 @@ pub enum Profile {
     /// 32-byte beats, bit-exact to upstream's VHDL (docs/surf-upstream.md).
     Surf,
     /// A NIC: `sender.qps` queue pairs behind one port, sharing the multi-QP block
-    /// `dcqcn_model::mq::MqBlock` (docs/spec-mq.md; [`crate::nic`]). Each flow is one QP.
+    /// `dcqcn_model::mq::MqBlock` (docs/spec-mq.md; the NIC sender of nic.rs). Each flow is one QP.
     Mq,
 }
 
@@ -568,7 +579,7 @@ impl NetConfig {
             ));
         }
         let rate = self.link.rate_bits_per_s;
-        if let Err(e) = crate::nic::mq_params(qps, &self.link) {
+        if let Err(e) = self.link.mq_params(qps) {
             return Err(err(
                 "link.rate",
                 format!("{rate} bit/s is not a line rate the multi-QP block can take ({e}; LINE_RATE is bytes/s in 32 bits)"),

@@ -64,7 +64,7 @@ impl Limiter {
     /// # Panics
     /// If `registers` has a field upstream lacks at a value other than upstream's (the
     /// configuration was not validated), or for profile `mq`, which is a NIC
-    /// ([`crate::nic::NicSender`]), not a single-flow limiter (the network builds NICs for it,
+    /// (the `NicSender` of nic.rs), not a single-flow limiter (the network builds NICs for it,
     /// and the experiments without a network refuse it: `experiment::plan`).
     pub fn new(profile: Profile, registers: Config) -> Limiter {
         match profile {

@@ -26,7 +26,7 @@
 
 use crate::config::{cycle_ps, FlowCfg, FrameCfg, LinkCfg};
 use crate::limiter::View;
-use dcqcn_model::mq::{MqBlock, MqInputs, MqParamError, MqParams, QpEvent};
+use dcqcn_model::mq::{MqBlock, MqInputs, MqParams, QpEvent};
 use dcqcn_model::Params;
 use std::collections::VecDeque;
 
@@ -38,16 +38,6 @@ pub const TX_PAUSE_AT: usize = TX_SLOTS - 2;
 
 /// A frame handed to the wire: when its last bit reaches the far end of the link, and its QP.
 pub type NicDeparture = (u64, u16);
-
-/// The block's parameters for a NIC of `qps` QPs on `link`: the model's clock and the link rate
-/// in bytes/s (spec-mq 2). An error names the parameter the RTL would refuse; a link faster than
-/// `LINE_RATE`'s 32 bits of bytes/s is refused as `LineRate(u32::MAX)` (`NetConfig::validate`
-/// says so in its own words first).
-pub fn mq_params(qps: u32, link: &LinkCfg) -> Result<MqParams, MqParamError> {
-    let line =
-        u32::try_from(link.rate_bits_per_s / 8).map_err(|_| MqParamError::LineRate(u32::MAX))?;
-    MqParams::new(qps, Params::DEFAULT.clk_hz(), line)
-}
 
 /// One QP's flow as the send-queue logic sees it.
 #[derive(Clone, Copy, Debug)]

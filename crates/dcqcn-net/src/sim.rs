@@ -289,7 +289,8 @@ impl Network {
         }
         let per = cfg.flows_per_sender();
         let senders: Vec<Port> = if cfg.is_nic() {
-            let p = crate::nic::mq_params(cfg.sender.qps, link)
+            let p = link
+                .mq_params(cfg.sender.qps)
                 .expect("NetConfig::validate checks the block's parameters");
             cfg.flows
                 .chunks(per)

@@ -7,7 +7,7 @@ use dcqcn_model::mq::MqParams;
 use dcqcn_net::config::{apply_file, NetConfig, Profile, PS_PER_S};
 use dcqcn_net::csv_out;
 use dcqcn_net::experiment::{by_name, plan, Overrides};
-use dcqcn_net::nic::{mq_params, NicDeparture, NicSender, TX_SLOTS};
+use dcqcn_net::nic::{NicDeparture, NicSender, TX_SLOTS};
 use dcqcn_net::sim::{Network, RunResult, Schedule};
 use dcqcn_net::NetError;
 
@@ -21,7 +21,7 @@ fn mq_incast() -> NetConfig {
 /// A NIC of `qps` QPs with the default network's frame and link, every flow on from time 0.
 fn nic(qps: usize) -> (NicSender, NetConfig) {
     let c = mq_incast();
-    let p = mq_params(qps as u32, &c.link).unwrap();
+    let p = c.link.mq_params(qps as u32).unwrap();
     (NicSender::new(p, &c.flows[..qps], &c.frame, &c.link), c)
 }
 

@@ -184,9 +184,9 @@ begin
     mem_we          <= exec or init_visit or qp_clear_v;
     mem_qp          <= scan_q;
     mem_cc_byte_cnt <= std_logic_vector(now) & std_logic_vector(resize(capq, 32));
-    mem_gcnt        <= (others => '0');
-    if (qp_clear_v = '1') then
-      mem_gcnt <= std_logic_vector(jc.gcnt);
+    mem_gcnt        <= std_logic_vector(jc.gcnt);
+    if (init_visit = '1') then
+      mem_gcnt <= (others => '0');
     end if;
     if (exec = '1') then
       mem_qp          <= r.gx_qp;
@@ -232,8 +232,14 @@ begin
 
     rin <= v;
 
+    -- the grant copies' read address: 0 in a reset cycle (gx_qp's reset value), so that it is a
+    -- function of the inputs there (spec-mq 4.8)
+    pick_qp <= (others => '0');
+    if (rst = '0') then
+      pick_qp <= pick;
+    end if;
+
     pick_valid    <= pick_v;
-    pick_qp       <= pick;
     gexec         <= exec;
     gexec_bytes   <= bytes;
     gexec_rate_ok <= to_sl(credit_n > 0);

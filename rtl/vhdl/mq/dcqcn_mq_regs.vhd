@@ -463,13 +463,13 @@ begin
         end if;
       end if;
     end if;
-    if (win_wr_done = '1') then
+    if ((win_wr_done or win_wr_err) = '1') then
       v.wpend  := '0';
       v.bvalid := '1';
-      if (win_wr_err = '1') then
-        v.bresp := RESP_DECERR;
-      else
+      if (win_wr_done = '1') then
         v.bresp := RESP_OKAY;
+      else
+        v.bresp := RESP_DECERR;
       end if;
     end if;
 
@@ -542,15 +542,15 @@ begin
         end if;
       end if;
     end if;
-    if (win_rd_done = '1') then
+    if ((win_rd_done or win_rd_err) = '1') then
       v.rpend  := '0';
       v.rvalid := '1';
-      if (win_rd_err = '1') then
-        v.rdata := (others => '0');
-        v.rresp := RESP_DECERR;
-      else
+      if (win_rd_done = '1') then
         v.rdata := win_rdata;
         v.rresp := RESP_OKAY;
+      else
+        v.rdata := (others => '0');
+        v.rresp := RESP_DECERR;
       end if;
     end if;
 
@@ -588,10 +588,9 @@ begin
     full := r.dfx.dfx_count(6);
     rec  := not rst and ev and not dfx_clear and (not full or r.cfg.dfx_wrap);
     kind := "000";
-    both := '0';
+    both := ev_tf and ev_bf; -- ev_tf, ev_bf: increase events only (spec-mq 5.4)
     if (ev_dec = '0') then
       kind := ev_tf & (ev_ai or ev_hai) & (ev_fr or ev_ai);
-      both := ev_tf and ev_bf;
     end if;
     if (dfx_clear = '1') then
       v.dfx := DFX_INIT_C;

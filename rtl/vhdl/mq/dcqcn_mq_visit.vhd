@@ -88,6 +88,7 @@ architecture rtl of dcqcn_mq_visit is
   constant QMAX_C : qp_t                  := to_unsigned(QPS - 1, 12);
   constant Q_C    : unsigned(12 downto 0) := to_unsigned(QPS, 13); -- spec-mq 5.1: the visit increment
   constant LW_C   : rate_t                := to_unsigned(LINE_WIN, 24);
+  constant AW_C   : positive              := mq_aw(QPS);           -- spec-mq 2
 
   constant REG_INIT_C : VisitRegType := (
     now    => (others => '0'),
@@ -196,7 +197,9 @@ begin
     -- spec-mq 4.3: one visit per cycle outside reset; the scan never stalls
     vq       := r.scan_q;
     in_range := qp_lt(r.scan_q, QPS);
-    if (r.scan_q >= QMAX_C) then
+    -- in a reset cycle scan_q's reset value 0, so that the read address is a function of the
+    -- inputs there (spec-mq 4.8)
+    if (rst = '1' or r.scan_q >= QMAX_C) then
       nscan := (others => '0');
     else
       nscan := r.scan_q + 1;
@@ -229,9 +232,10 @@ begin
 
     -- the record of v in S(t)
     o    := to_rec(rate_rd, cc_rate_rd, alpha_rd, cnp_merge_rd, byte_counter_rd, t_bc_rd);
-    cnp  := bit_at(cnp_flag, vq);
-    lim  := bit_at(lim8, vq);
-    reqv := bit_at(req_valid, vq);
+    -- the bitmaps are indexed by the AW low bits of v, as the memories are (spec-mq 4.8)
+    cnp  := bit_at(cnp_flag, vq(AW_C - 1 downto 0));
+    lim  := bit_at(lim8, vq(AW_C - 1 downto 0));
+    reqv := bit_at(req_valid, vq(AW_C - 1 downto 0));
     sent := unsigned(sent_rd);
 
     -- spec-mq 5.4 step 1: byte delta and CNP timer (also with hw = 0)
@@ -519,12 +523,12 @@ begin
       rw(16)          := reqv;
     end if;
     if (rword_i = WIN_CTRL_C) then
-      rw(0)  := bit_at(arb_mask, vq);
-      rw(8)  := bit_at(rate_ok, vq);
+      rw(0)  := bit_at(arb_mask, vq(AW_C - 1 downto 0));
+      rw(8)  := bit_at(rate_ok, vq(AW_C - 1 downto 0));
       rw(9)  := lim;
       rw(10) := cnp;
-      rw(11) := bit_at(ost_lt_hi, vq);
-      rw(12) := bit_at(ost_lt_lo, vq);
+      rw(11) := bit_at(ost_lt_hi, vq(AW_C - 1 downto 0));
+      rw(12) := bit_at(ost_lt_lo, vq(AW_C - 1 downto 0));
     end if;
 
     if (rst = '1') then
@@ -548,18 +552,18 @@ begin
     wake    <= normal and not clear and to_sl(wsum > 0);
     lim_clr <= normal and not cnp and lim and to_sl(c1 >= cfg.cnp_timer_thrd);
 
-    -- spec-mq 6.1: completion at the next normal visit of the QP; QP >= QPS (only from an
-    -- injected state) completes at once with DECERR
-    w_done <= (normal and wpend and to_sl(wq = vq)) or (wpend and not qp_lt(wq, QPS));
+    -- spec-mq 6.1: completion at the next normal visit of the QP (w_done, r_done); QP >= QPS
+    -- (only from an injected state) completes at once with DECERR (w_err, r_err)
+    w_done <= normal and wpend and to_sl(wq = vq);
     w_err  <= wpend and not qp_lt(wq, QPS);
-    r_done <= (normal and rpend and to_sl(rq = vq)) or (rpend and not qp_lt(rq, QPS));
+    r_done <= normal and rpend and to_sl(rq = vq);
     r_err  <= rpend and not qp_lt(rq, QPS);
     r_word <= rw;
 
     ev_dec <= normal and not clear and dec;
     ev_inc <= normal and not clear and inc;
-    ev_tf  <= tf;
-    ev_bf  <= bf;
+    ev_tf  <= normal and not clear and inc and tf; -- an increase event with tf (spec-mq 5.4)
+    ev_bf  <= normal and not clear and inc and bf;
     ev_fr  <= fr;
     ev_ai  <= not fr and not hai;
     ev_hai <= hai;
