@@ -225,12 +225,6 @@ fn fuzz_mq(a: &FuzzArgs) -> Result<(), Failure> {
             runs.push((hdl, qps));
         }
     }
-    if !a.no_inject {
-        eprintln!(
-            "note: state injection (spec-mq 8.3) is not in the multi-QP lockstep yet: every case \
-             starts from reset (as with --no-inject)"
-        );
-    }
     for (hdl, qps) in runs {
         let cfg = mqf::MqCampaignCfg {
             cases: a.cases.or(if a.seconds.is_some() {
@@ -247,6 +241,7 @@ fn fuzz_mq(a: &FuzzArgs) -> Result<(), Failure> {
             hdl,
             qps,
             variant: a.variant.clone(),
+            inject: !a.no_inject,
         };
         let bar = ProgressBar::new_spinner();
         bar.set_style(ProgressStyle::with_template("{msg}").expect("a valid template"));

@@ -4,8 +4,12 @@
 //! multi-QP lockstep (`mq_lockstep`).
 //!
 //! The coverage of a case is counted on the model alone (`MqCoverage`), in a second run of the
-//! same bench: the bench is closed-loop on the model's outputs, so that run sees exactly the inputs
-//! and states of the lockstep's model, cycle for cycle.
+//! same bench from the same starting state: the bench is closed-loop on the model's outputs, so
+//! that run sees exactly the inputs and states of the lockstep's model, cycle for cycle.
+//!
+//! One case in four starts from an injected state (spec-mq 8.3, `MqCase::initial`), loaded into
+//! the model and the HDL before the first cycle with `rst` low; `inject: false` (`--no-inject`)
+//! runs the same cases from reset.
 
 use super::campaign::{schedule, Ran};
 use crate::mq_lockstep::{self, MqMismatch, MqOutcome, MqRunSpec};
@@ -38,6 +42,9 @@ pub struct MqCampaignCfg {
     pub qps: Vec<u32>,
     /// Run every case on this variant (a mutant `mut_*`); its HDL and QPS replace `hdl`, `qps`.
     pub variant: Option<String>,
+    /// Start the cases drawn with an injected state from it (the default); `false` runs them
+    /// from reset (`--no-inject`).
+    pub inject: bool,
 }
 
 /// A failing case after shrinking.
@@ -88,14 +95,13 @@ pub fn mq_run_spec(
         cycles,
         replay,
         plant: None,
-        // state injection (spec-mq 8.3) is not drawn yet: the lockstep's RTL side does not load
-        // an initial state (see the campaign's note)
-        initial: None,
+        initial: case.initial.clone(),
     }
 }
 
-/// The coverage of `case` over `cycles`, counted on the model alone (same bench, same inputs as
-/// the lockstep's model).
+/// The coverage of `case` over `cycles`, counted on the model alone (same bench, same inputs and
+/// same starting state as the lockstep's model: an injected state is loaded before the first
+/// cycle with `rst` low, spec-mq 8.3).
 pub fn mq_case_coverage(case: &MqCase, cycles: u64) -> Result<MqCoverage, CosimError> {
     let p = MqParams::with_qps(case.qps)
         .map_err(|e| StimError::Case(format!("case.qps {}: {e}", case.qps)))?;
@@ -103,8 +109,13 @@ pub fn mq_case_coverage(case: &MqCase, cycles: u64) -> Result<MqCoverage, CosimE
     let mut bench = MqBench::new(&case.stimulus, case.qps, case.seed);
     let mut cov = MqCoverage::new();
     let mut out = MqOutputs::default();
+    let mut pending = case.initial.as_ref();
     for _ in 0..cycles {
         let i = bench.next(&out);
+        if let Some(init) = pending.filter(|_| !i.rst) {
+            m.load(init)?;
+            pending = None;
+        }
         out = cov.step(&mut m, &i);
     }
     Ok(cov)
@@ -117,6 +128,14 @@ impl MqCampaignCfg {
             .as_ref()
             .and_then(|n| mq_variants().into_iter().find(|v| &v.name == n))
             .map_or(self.hdl, |v| v.hdl)
+    }
+
+    /// The case as run: without its injected state under `--no-inject`.
+    fn adapt(&self, mut c: MqCase) -> MqCase {
+        if !self.inject {
+            c.initial = None;
+        }
+        c
     }
 
     fn run(&self, c: &MqCase, cycles: u64) -> Result<MqOutcome, CosimError> {
@@ -154,11 +173,11 @@ impl MqCampaignCfg {
         mut tree: impl ValueTree<Value = MqCase>,
         m: MqMismatch,
     ) -> Result<MqFailure, CosimError> {
-        let (mut best, mut best_m, mut steps) = (tree.current(), m, 0u64);
+        let (mut best, mut best_m, mut steps) = (self.adapt(tree.current()), m, 0u64);
         let mut more = tree.simplify();
         while more && steps < 1_000 {
             steps += 1;
-            let c = tree.current();
+            let c = self.adapt(tree.current());
             match self.run(&c, self.cycles)?.mismatch {
                 Some(m) => {
                     (best, best_m) = (c, m);
@@ -189,7 +208,7 @@ pub fn mq_campaign(
         |index| !cfg.out_of_budget(index, start),
         |index| -> Result<Ran<_, MqCoverage>, CosimError> {
             let tree = mq_case_tree(cfg.seed, index, &cfg.qps)?;
-            let c = tree.current();
+            let c = cfg.adapt(tree.current());
             let o = cfg.run(&c, cfg.cycles)?;
             let coverage = if o.mismatch.is_none() {
                 mq_case_coverage(&c, cfg.cycles)?
