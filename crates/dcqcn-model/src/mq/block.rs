@@ -39,208 +39,210 @@ impl MqState {
             bitmaps: Bitmaps::reset(p.qps()),
         }
     }
+}
 
-    /// The state record's fields (obs.rs `STATE_FIELDS`), named, in order; a signed field as its
-    /// two's complement bits.
-    pub fn fields(&self) -> Vec<(&'static str, u64)> {
-        let s = self;
-        let (sc, g, r, b, c, n, d) = (
-            &s.scan,
-            &s.grant,
-            &s.rpt,
-            &s.regs.bus,
-            &s.regs.cfg,
-            &s.regs.cnt,
-            &s.regs.dfx,
-        );
-        let f = |x: bool| u64::from(x);
-        let fields = vec![
-            ("now", u64::from(sc.now)),
-            ("scan_q", u64::from(sc.scan_q)),
-            ("init", f(sc.init)),
-            ("rr", u64::from(g.rr)),
-            ("gx_valid", f(g.gx_valid)),
-            ("gx_qp", u64::from(g.gx_qp)),
-            ("rx_valid", f(r.rx_valid)),
-            ("rx_qp", u64::from(r.rx_qp)),
-            ("rx_bytes", u64::from(r.rx_bytes)),
-            ("pcredit", u64::from(g.pcredit as u32)),
-            ("g_valid", f(g.g_valid)),
-            ("g_qp", u64::from(g.g_qp)),
-            ("g_bytes", u64::from(g.g_bytes)),
-            ("wpend", f(b.wpend)),
-            ("wq", u64::from(b.wq)),
-            ("wword", u64::from(b.wword)),
-            ("wdata", u64::from(b.wdata)),
-            ("wstrb", u64::from(b.wstrb)),
-            ("rpend", f(b.rpend)),
-            ("rq", u64::from(b.rq)),
-            ("rword", u64::from(b.rword)),
-            ("bvalid", f(b.bvalid)),
-            ("bresp", u64::from(b.bresp)),
-            ("rvalid", f(b.rvalid)),
-            ("rdata", u64::from(b.rdata)),
-            ("rresp", u64::from(b.rresp)),
-            ("cfg_dcqcn_hw_en", f(c.dcqcn_hw_en)),
-            ("cfg_hw_rate_throttle_en", f(c.hw_rate_throttle_en)),
-            ("cfg_tx_wqe_ost_limit_en", f(c.tx_wqe_ost_limit_en)),
-            ("cfg_speed_limiter_en", f(c.speed_limiter_en)),
-            ("cfg_cnp_merge_period", u64::from(c.cnp_merge_period)),
-            ("cfg_nocnp_timer_th", u64::from(c.nocnp_timer_th)),
-            ("cfg_byte_cnt_th", u64::from(c.byte_cnt_th)),
-            ("cfg_max_rate", u64::from(c.max_rate)),
-            ("cfg_alpha_timer_th", u64::from(c.alpha_timer_th)),
-            ("cfg_upd_alpha_g", u64::from(c.upd_alpha_g)),
-            ("cfg_alpha_rate_shift", u64::from(c.alpha_rate_shift)),
-            ("cfg_alpha_init", u64::from(c.alpha_init)),
-            ("cfg_rate_ai", u64::from(c.rate_ai)),
-            ("cfg_rate_hai", u64::from(c.rate_hai)),
-            ("cfg_rate_min", u64::from(c.rate_min)),
-            ("cfg_stage_threshold", u64::from(c.stage_threshold)),
-            ("cfg_clamp_tgt", f(c.clamp_tgt)),
-            ("cfg_cnp_timer_thrd", u64::from(c.cnp_timer_thrd)),
-            ("cfg_ost_limit", u64::from(c.ost_limit)),
-            ("cfg_ost_limit_cnp", u64::from(c.ost_limit_cnp)),
-            ("cfg_credit_cap", u64::from(c.credit_cap)),
-            ("cfg_dfx_en", f(c.dfx_en)),
-            ("cfg_dfx_wrap", f(c.dfx_wrap)),
-            ("cfg_dfx_sel", u64::from(c.dfx_sel)),
-            ("cfg_dfx_qp", u64::from(c.dfx_qp)),
-            ("cnt_cnp", u64::from(n.cnt_cnp)),
-            ("cnt_dec", u64::from(n.cnt_dec)),
-            ("cnt_inc_fr", u64::from(n.cnt_inc_fr)),
-            ("cnt_inc_ai", u64::from(n.cnt_inc_ai)),
-            ("cnt_inc_hai", u64::from(n.cnt_inc_hai)),
-            ("cnt_inc_timer", u64::from(n.cnt_inc_timer)),
-            ("cnt_inc_byte", u64::from(n.cnt_inc_byte)),
-            ("cnt_grant", u64::from(n.cnt_grant)),
-            ("cnt_grant_bytes", n.cnt_grant_bytes),
-            ("cnt_grant_bytes_latch", u64::from(n.cnt_grant_bytes_latch)),
-            ("cnt_req", u64::from(n.cnt_req)),
-            ("cnt_req_drop", u64::from(n.cnt_req_drop)),
-            ("cnt_rpt", u64::from(n.cnt_rpt)),
-            ("cnt_rpt_spurious", u64::from(n.cnt_rpt_spurious)),
-            ("cnt_bad_qp", u64::from(n.cnt_bad_qp)),
-            ("cnt_init_drop", u64::from(n.cnt_init_drop)),
-            ("dfx_count", u64::from(d.dfx_count)),
-            ("dfx_wptr", u64::from(d.dfx_wptr)),
-            ("dfx_lost", f(d.dfx_lost)),
-            ("dfx_n_dec", u64::from(d.dfx_n_dec)),
-            ("dfx_n_byte", u64::from(d.dfx_n_byte)),
-            ("dfx_n_timer", u64::from(d.dfx_n_timer)),
-            ("dfx_time", u64::from(d.dfx_time)),
-        ];
-        debug_assert_eq!(fields.len(), STATE_FIELDS.len());
-        fields
+/// A state field's Rust type as the bits of its `obs_state` field (obs.rs): an unsigned value as
+/// it is, `bool` as 0 or 1, a signed value as its two's complement bits.
+trait FieldBits: Copy {
+    /// The bits the type holds.
+    const BITS: u32;
+    /// Two's complement: the field must be `BITS` wide.
+    const SIGNED: bool = false;
+    fn to_bits(self) -> u64;
+    /// The low bits of `v`: exact once `v` is checked to fit the field's width.
+    fn from_bits(v: u64) -> Self;
+}
+
+impl FieldBits for bool {
+    const BITS: u32 = 1;
+    fn to_bits(self) -> u64 {
+        u64::from(self)
+    }
+    fn from_bits(v: u64) -> bool {
+        v != 0
     }
 }
 
-impl MqState {
-    /// Sets the state field `name` (obs.rs `STATE_FIELDS`) to `v`; refused when `v` does not fit
-    /// the field's width or no field has that name (spec-mq 8.3).
-    pub fn set_field(&mut self, name: &str, v: u64) -> Result<(), MqInitialError> {
-        let Some(k) = state_index(name) else {
-            return Err(MqInitialError::Unknown {
-                field: format!("state.{name}"),
-            });
-        };
-        let bits = STATE_FIELDS[k].1;
-        if v > low_mask(bits) {
-            return Err(MqInitialError::TooWide {
-                field: format!("state.{name}"),
-                value: v,
-                bits,
-            });
+macro_rules! unsigned_field_bits {
+    ($($t:ty),*) => {$(
+        impl FieldBits for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn to_bits(self) -> u64 {
+                u64::from(self)
+            }
+            fn from_bits(v: u64) -> $t {
+                v as $t
+            }
         }
-        let b = v != 0;
-        let (sc, g, r) = (&mut self.scan, &mut self.grant, &mut self.rpt);
-        let (bus, c, n, d) = (
-            &mut self.regs.bus,
-            &mut self.regs.cfg,
-            &mut self.regs.cnt,
-            &mut self.regs.dfx,
-        );
-        // `as _` keeps the field's low bits: the width check above makes it exact (pcredit:
-        // the two's complement bits).
-        match name {
-            "now" => sc.now = v as _,
-            "scan_q" => sc.scan_q = v as _,
-            "init" => sc.init = b,
-            "rr" => g.rr = v as _,
-            "gx_valid" => g.gx_valid = b,
-            "gx_qp" => g.gx_qp = v as _,
-            "rx_valid" => r.rx_valid = b,
-            "rx_qp" => r.rx_qp = v as _,
-            "rx_bytes" => r.rx_bytes = v as _,
-            "pcredit" => g.pcredit = v as u32 as i32,
-            "g_valid" => g.g_valid = b,
-            "g_qp" => g.g_qp = v as _,
-            "g_bytes" => g.g_bytes = v as _,
-            "wpend" => bus.wpend = b,
-            "wq" => bus.wq = v as _,
-            "wword" => bus.wword = v as _,
-            "wdata" => bus.wdata = v as _,
-            "wstrb" => bus.wstrb = v as _,
-            "rpend" => bus.rpend = b,
-            "rq" => bus.rq = v as _,
-            "rword" => bus.rword = v as _,
-            "bvalid" => bus.bvalid = b,
-            "bresp" => bus.bresp = v as _,
-            "rvalid" => bus.rvalid = b,
-            "rdata" => bus.rdata = v as _,
-            "rresp" => bus.rresp = v as _,
-            "cfg_dcqcn_hw_en" => c.dcqcn_hw_en = b,
-            "cfg_hw_rate_throttle_en" => c.hw_rate_throttle_en = b,
-            "cfg_tx_wqe_ost_limit_en" => c.tx_wqe_ost_limit_en = b,
-            "cfg_speed_limiter_en" => c.speed_limiter_en = b,
-            "cfg_cnp_merge_period" => c.cnp_merge_period = v as _,
-            "cfg_nocnp_timer_th" => c.nocnp_timer_th = v as _,
-            "cfg_byte_cnt_th" => c.byte_cnt_th = v as _,
-            "cfg_max_rate" => c.max_rate = v as _,
-            "cfg_alpha_timer_th" => c.alpha_timer_th = v as _,
-            "cfg_upd_alpha_g" => c.upd_alpha_g = v as _,
-            "cfg_alpha_rate_shift" => c.alpha_rate_shift = v as _,
-            "cfg_alpha_init" => c.alpha_init = v as _,
-            "cfg_rate_ai" => c.rate_ai = v as _,
-            "cfg_rate_hai" => c.rate_hai = v as _,
-            "cfg_rate_min" => c.rate_min = v as _,
-            "cfg_stage_threshold" => c.stage_threshold = v as _,
-            "cfg_clamp_tgt" => c.clamp_tgt = b,
-            "cfg_cnp_timer_thrd" => c.cnp_timer_thrd = v as _,
-            "cfg_ost_limit" => c.ost_limit = v as _,
-            "cfg_ost_limit_cnp" => c.ost_limit_cnp = v as _,
-            "cfg_credit_cap" => c.credit_cap = v as _,
-            "cfg_dfx_en" => c.dfx_en = b,
-            "cfg_dfx_wrap" => c.dfx_wrap = b,
-            "cfg_dfx_sel" => c.dfx_sel = v as _,
-            "cfg_dfx_qp" => c.dfx_qp = v as _,
-            "cnt_cnp" => n.cnt_cnp = v as _,
-            "cnt_dec" => n.cnt_dec = v as _,
-            "cnt_inc_fr" => n.cnt_inc_fr = v as _,
-            "cnt_inc_ai" => n.cnt_inc_ai = v as _,
-            "cnt_inc_hai" => n.cnt_inc_hai = v as _,
-            "cnt_inc_timer" => n.cnt_inc_timer = v as _,
-            "cnt_inc_byte" => n.cnt_inc_byte = v as _,
-            "cnt_grant" => n.cnt_grant = v as _,
-            "cnt_grant_bytes" => n.cnt_grant_bytes = v,
-            "cnt_grant_bytes_latch" => n.cnt_grant_bytes_latch = v as _,
-            "cnt_req" => n.cnt_req = v as _,
-            "cnt_req_drop" => n.cnt_req_drop = v as _,
-            "cnt_rpt" => n.cnt_rpt = v as _,
-            "cnt_rpt_spurious" => n.cnt_rpt_spurious = v as _,
-            "cnt_bad_qp" => n.cnt_bad_qp = v as _,
-            "cnt_init_drop" => n.cnt_init_drop = v as _,
-            "dfx_count" => d.dfx_count = v as _,
-            "dfx_wptr" => d.dfx_wptr = v as _,
-            "dfx_lost" => d.dfx_lost = b,
-            "dfx_n_dec" => d.dfx_n_dec = v as _,
-            "dfx_n_byte" => d.dfx_n_byte = v as _,
-            "dfx_n_timer" => d.dfx_n_timer = v as _,
-            "dfx_time" => d.dfx_time = v as _,
-            _ => unreachable!("STATE_FIELDS has {name} but set_field does not"),
-        }
-        Ok(())
+    )*};
+}
+unsigned_field_bits!(u8, u16, u32, u64);
+
+impl FieldBits for i32 {
+    const BITS: u32 = 32;
+    const SIGNED: bool = true;
+    fn to_bits(self) -> u64 {
+        u64::from(self as u32)
     }
+    fn from_bits(v: u64) -> i32 {
+        v as u32 as i32
+    }
+}
+
+/// The state record, each field named once: its name (obs.rs `STATE_FIELDS`, in that order) and
+/// where it lives in [`MqState`]; its width is the one `STATE_FIELDS` gives, its conversion the
+/// Rust type's ([`FieldBits`]). Generates [`MqState::fields`] and [`MqState::set_field`].
+macro_rules! state_fields {
+    ($($name:literal => $($path:ident).+,)*) => {
+        impl MqState {
+            /// The state record's fields (obs.rs `STATE_FIELDS`), named, in order; a signed field
+            /// as its two's complement bits.
+            pub fn fields(&self) -> Vec<(&'static str, u64)> {
+                let fields = vec![$(($name, FieldBits::to_bits(self.$($path).+)),)*];
+                debug_assert_eq!(fields.len(), STATE_FIELDS.len());
+                fields
+            }
+
+            /// Sets the state field `name` (obs.rs `STATE_FIELDS`) to `v`; refused when `v` does
+            /// not fit the field's width or no field has that name (spec-mq 8.3).
+            pub fn set_field(&mut self, name: &str, v: u64) -> Result<(), MqInitialError> {
+                let Some(k) = state_index(name) else {
+                    return Err(MqInitialError::Unknown {
+                        field: format!("state.{name}"),
+                    });
+                };
+                let bits = STATE_FIELDS[k].1;
+                if v > low_mask(bits) {
+                    return Err(MqInitialError::TooWide {
+                        field: format!("state.{name}"),
+                        value: v,
+                        bits,
+                    });
+                }
+                match name {
+                    $($name => self.$($path).+ = FieldBits::from_bits(v),)*
+                    _ => unreachable!("STATE_FIELDS has {name} but set_field does not"),
+                }
+                Ok(())
+            }
+        }
+
+        // Checked when the crate compiles: the fields follow `STATE_FIELDS` name by name, in its
+        // order, and each Rust type holds its width (a signed type exactly: two's complement).
+        const _: () = {
+            const fn of<T: FieldBits>(_: fn(MqState) -> T) -> (u32, bool) {
+                (T::BITS, T::SIGNED)
+            }
+            let types: &[(&str, (u32, bool))] = &[$(($name, of(|s: MqState| s.$($path).+)),)*];
+            assert!(types.len() == STATE_FIELDS.len(), "one field per STATE_FIELDS entry");
+            let mut k = 0;
+            while k < types.len() {
+                let (name, (type_bits, signed)) = types[k];
+                let (spec, bits) = STATE_FIELDS[k];
+                assert!(same_name(name, spec), "the fields follow STATE_FIELDS, in order");
+                assert!(bits <= type_bits, "a field wider than its Rust type");
+                assert!(!signed || bits == type_bits, "a signed field narrower than its type");
+                k += 1;
+            }
+        };
+    };
+}
+
+/// `a == b`, at compile time.
+const fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+state_fields! {
+    // engine (spec-mq 4.2)
+    "now" => scan.now,
+    "scan_q" => scan.scan_q,
+    "init" => scan.init,
+    "rr" => grant.rr,
+    "gx_valid" => grant.gx_valid,
+    "gx_qp" => grant.gx_qp,
+    "rx_valid" => rpt.rx_valid,
+    "rx_qp" => rpt.rx_qp,
+    "rx_bytes" => rpt.rx_bytes,
+    "pcredit" => grant.pcredit,
+    "g_valid" => grant.g_valid,
+    "g_qp" => grant.g_qp,
+    "g_bytes" => grant.g_bytes,
+    "wpend" => regs.bus.wpend,
+    "wq" => regs.bus.wq,
+    "wword" => regs.bus.wword,
+    "wdata" => regs.bus.wdata,
+    "wstrb" => regs.bus.wstrb,
+    "rpend" => regs.bus.rpend,
+    "rq" => regs.bus.rq,
+    "rword" => regs.bus.rword,
+    "bvalid" => regs.bus.bvalid,
+    "bresp" => regs.bus.bresp,
+    "rvalid" => regs.bus.rvalid,
+    "rdata" => regs.bus.rdata,
+    "rresp" => regs.bus.rresp,
+    // configuration (6.2)
+    "cfg_dcqcn_hw_en" => regs.cfg.dcqcn_hw_en,
+    "cfg_hw_rate_throttle_en" => regs.cfg.hw_rate_throttle_en,
+    "cfg_tx_wqe_ost_limit_en" => regs.cfg.tx_wqe_ost_limit_en,
+    "cfg_speed_limiter_en" => regs.cfg.speed_limiter_en,
+    "cfg_cnp_merge_period" => regs.cfg.cnp_merge_period,
+    "cfg_nocnp_timer_th" => regs.cfg.nocnp_timer_th,
+    "cfg_byte_cnt_th" => regs.cfg.byte_cnt_th,
+    "cfg_max_rate" => regs.cfg.max_rate,
+    "cfg_alpha_timer_th" => regs.cfg.alpha_timer_th,
+    "cfg_upd_alpha_g" => regs.cfg.upd_alpha_g,
+    "cfg_alpha_rate_shift" => regs.cfg.alpha_rate_shift,
+    "cfg_alpha_init" => regs.cfg.alpha_init,
+    "cfg_rate_ai" => regs.cfg.rate_ai,
+    "cfg_rate_hai" => regs.cfg.rate_hai,
+    "cfg_rate_min" => regs.cfg.rate_min,
+    "cfg_stage_threshold" => regs.cfg.stage_threshold,
+    "cfg_clamp_tgt" => regs.cfg.clamp_tgt,
+    "cfg_cnp_timer_thrd" => regs.cfg.cnp_timer_thrd,
+    "cfg_ost_limit" => regs.cfg.ost_limit,
+    "cfg_ost_limit_cnp" => regs.cfg.ost_limit_cnp,
+    "cfg_credit_cap" => regs.cfg.credit_cap,
+    "cfg_dfx_en" => regs.cfg.dfx_en,
+    "cfg_dfx_wrap" => regs.cfg.dfx_wrap,
+    "cfg_dfx_sel" => regs.cfg.dfx_sel,
+    "cfg_dfx_qp" => regs.cfg.dfx_qp,
+    // counters (6.2)
+    "cnt_cnp" => regs.cnt.cnt_cnp,
+    "cnt_dec" => regs.cnt.cnt_dec,
+    "cnt_inc_fr" => regs.cnt.cnt_inc_fr,
+    "cnt_inc_ai" => regs.cnt.cnt_inc_ai,
+    "cnt_inc_hai" => regs.cnt.cnt_inc_hai,
+    "cnt_inc_timer" => regs.cnt.cnt_inc_timer,
+    "cnt_inc_byte" => regs.cnt.cnt_inc_byte,
+    "cnt_grant" => regs.cnt.cnt_grant,
+    "cnt_grant_bytes" => regs.cnt.cnt_grant_bytes,
+    "cnt_grant_bytes_latch" => regs.cnt.cnt_grant_bytes_latch,
+    "cnt_req" => regs.cnt.cnt_req,
+    "cnt_req_drop" => regs.cnt.cnt_req_drop,
+    "cnt_rpt" => regs.cnt.cnt_rpt,
+    "cnt_rpt_spurious" => regs.cnt.cnt_rpt_spurious,
+    "cnt_bad_qp" => regs.cnt.cnt_bad_qp,
+    "cnt_init_drop" => regs.cnt.cnt_init_drop,
+    // DFX window (5.9)
+    "dfx_count" => regs.dfx.dfx_count,
+    "dfx_wptr" => regs.dfx.dfx_wptr,
+    "dfx_lost" => regs.dfx.dfx_lost,
+    "dfx_n_dec" => regs.dfx.dfx_n_dec,
+    "dfx_n_byte" => regs.dfx.dfx_n_byte,
+    "dfx_n_timer" => regs.dfx.dfx_n_timer,
+    "dfx_time" => regs.dfx.dfx_time,
 }
 
 /// Any starting state of the block (spec-mq 8.3): every register, every bitmap bit and every
@@ -895,6 +897,30 @@ mod tests {
             }
         }
         i
+    }
+
+    /// Each field takes its top value through its name and reads it back there, every other
+    /// field unchanged (the names, order and widths are checked when the crate compiles).
+    #[test]
+    fn each_field_holds_its_top_value() {
+        let s = MqState::reset(&MqParams::with_qps(4).unwrap());
+        for &(name, bits) in STATE_FIELDS {
+            let mut t = s.clone();
+            t.set_field(name, low_mask(bits)).unwrap();
+            let changed: Vec<_> = t
+                .fields()
+                .into_iter()
+                .zip(s.fields())
+                .filter(|(a, b)| a != b)
+                .map(|(a, _)| a)
+                .collect();
+            let was = s.fields()[state_index(name).unwrap()].1;
+            if was == low_mask(bits) {
+                assert!(changed.is_empty(), "{name}");
+            } else {
+                assert_eq!(changed, [(name, low_mask(bits))], "{name}");
+            }
+        }
     }
 
     #[test]

@@ -23,6 +23,7 @@
 //! window write pending on one QP. Such a case's setup keeps only its window writes: the global
 //! words would overwrite the injected configuration.
 
+use super::saved::{load_json, parse_json, save_json, SavedJson};
 use crate::mq::{reg, window, CnpTarget, MqStimulus, SoftwareSpec};
 use crate::StimError;
 use dcqcn_model::mq::mem::low_mask;
@@ -975,49 +976,29 @@ impl MqSavedCase {
     }
 }
 
+impl SavedJson for MqSavedCase {
+    const FORMAT: &'static str = MQ_SAVED_CASE_FORMAT;
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn check(&self, file: &str) -> Result<(), StimError> {
+        MqSavedCase::check(self, file)
+    }
+}
+
 /// Writes a saved case as pretty-printed JSON, which [`load_mq_case`] reads back.
 pub fn save_mq_case(path: &Path, saved: &MqSavedCase) -> Result<(), StimError> {
-    let json = serde_json::to_string_pretty(saved).expect("a saved case serialises");
-    std::fs::write(path, json).map_err(|source| StimError::Write {
-        path: path.display().to_string(),
-        source,
-    })
+    save_json(path, saved)
 }
 
 /// Reads a saved case; errors name the file and the line, or the field and its bound.
 pub fn load_mq_case(path: &Path) -> Result<MqSavedCase, StimError> {
-    let text = super::read_bounded(path, super::MAX_CASE_BYTES)?;
-    parse_mq_case(&text, &path.display().to_string())
+    load_json(path)
 }
 
 /// A saved case from its JSON text; `file` names it in errors.
 pub fn parse_mq_case(text: &str, file: &str) -> Result<MqSavedCase, StimError> {
-    let json_error = |path: Option<String>, e: &serde_json::Error| {
-        let message = e.to_string();
-        let message = message
-            .rsplit_once(" at line ")
-            .map_or(message.as_str(), |(m, _)| m);
-        let field = path.map_or_else(String::new, |p| format!("`{p}`: "));
-        StimError::Case(format!(
-            "{file}:{}: {field}{}",
-            e.line(),
-            dcqcn_harness::clip_message(message)
-        ))
-    };
-    let mut de = serde_json::Deserializer::from_str(text);
-    let saved: MqSavedCase = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        json_error((path != ".").then_some(path), e.inner())
-    })?;
-    de.end().map_err(|e| json_error(None, &e))?;
-    if saved.format != MQ_SAVED_CASE_FORMAT {
-        return Err(StimError::Case(format!(
-            "{file}: format `{}` is not `{MQ_SAVED_CASE_FORMAT}`",
-            crate::clip(&saved.format)
-        )));
-    }
-    saved.check(file)?;
-    Ok(saved)
+    parse_json(text, file)
 }
 
 #[cfg(test)]

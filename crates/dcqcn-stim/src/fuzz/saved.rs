@@ -158,6 +158,43 @@ impl SavedCase {
 
 /// Writes a saved case as pretty-printed JSON, which [`load_case`] reads back.
 pub fn save_case(path: &Path, saved: &SavedCase) -> Result<(), StimError> {
+    save_json(path, saved)
+}
+
+/// Reads a saved case; errors name the file and the line, or the field and its bound.
+pub fn load_case(path: &Path) -> Result<SavedCase, StimError> {
+    load_json(path)
+}
+
+/// A saved case from its JSON text; `file` names it in errors.
+pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, StimError> {
+    parse_json(text, file)
+}
+
+/// The JSON form of a saved case (this file's [`SavedCase`], the multi-QP block's
+/// `MqSavedCase`): the format it carries and the bounds it is checked against once read.
+pub(crate) trait SavedJson: serde::Serialize + serde::de::DeserializeOwned {
+    /// The `format` a file must carry.
+    const FORMAT: &'static str;
+    /// The `format` it carries.
+    fn format(&self) -> &str;
+    /// Every value against its field and every count against its bound; `file` names the case
+    /// in messages.
+    fn check(&self, file: &str) -> Result<(), StimError>;
+}
+
+impl SavedJson for SavedCase {
+    const FORMAT: &'static str = SAVED_CASE_FORMAT;
+    fn format(&self) -> &str {
+        &self.format
+    }
+    fn check(&self, file: &str) -> Result<(), StimError> {
+        SavedCase::check(self, file)
+    }
+}
+
+/// Writes a saved case as pretty-printed JSON, which [`load_json`] reads back.
+pub(crate) fn save_json<T: SavedJson>(path: &Path, saved: &T) -> Result<(), StimError> {
     let json = serde_json::to_string_pretty(saved).expect("a saved case serialises");
     std::fs::write(path, json).map_err(|source| StimError::Write {
         path: path.display().to_string(),
@@ -165,14 +202,16 @@ pub fn save_case(path: &Path, saved: &SavedCase) -> Result<(), StimError> {
     })
 }
 
-/// Reads a saved case; errors name the file and the line, or the field and its bound.
-pub fn load_case(path: &Path) -> Result<SavedCase, StimError> {
+/// Reads a saved case of at most [`MAX_CASE_BYTES`]; errors name the file and the line, or the
+/// field and its bound.
+pub(crate) fn load_json<T: SavedJson>(path: &Path) -> Result<T, StimError> {
     let text = read_bounded(path, MAX_CASE_BYTES)?;
-    parse_case(&text, &path.display().to_string())
+    parse_json(&text, &path.display().to_string())
 }
 
-/// A saved case from its JSON text; `file` names it in errors.
-pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, StimError> {
+/// A saved case from its JSON text, its format and its bounds checked; `file` names it in
+/// errors.
+pub(crate) fn parse_json<T: SavedJson>(text: &str, file: &str) -> Result<T, StimError> {
     // serde_path_to_error names the field (`case.rates`) that serde_json's message leaves out.
     let json_error = |path: Option<String>, e: &serde_json::Error| {
         // serde_json ends its message with the position, which the prefix already gives
@@ -188,15 +227,16 @@ pub fn parse_case(text: &str, file: &str) -> Result<SavedCase, StimError> {
         ))
     };
     let mut de = serde_json::Deserializer::from_str(text);
-    let saved: SavedCase = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let saved: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         json_error((path != ".").then_some(path), e.inner())
     })?;
     de.end().map_err(|e| json_error(None, &e))?;
-    if saved.format != SAVED_CASE_FORMAT {
+    if saved.format() != T::FORMAT {
         return Err(StimError::Case(format!(
-            "{file}: format `{}` is not `{SAVED_CASE_FORMAT}`",
-            crate::clip(&saved.format)
+            "{file}: format `{}` is not `{}`",
+            crate::clip(saved.format()),
+            T::FORMAT
         )));
     }
     saved.check(file)?;
