@@ -692,10 +692,11 @@ fn field_bits(name: &str) -> u32 {
 /// An injected starting state at `qps` (spec-mq 8.3); every value within its field's width.
 pub fn initial(p: MqParams) -> impl Strategy<Value = MqInitial> {
     let (qps, line_win) = (p.qps(), p.line_win());
+    // boxed parts, as in mq_case
     (
-        injected_config(qps, line_win),
-        injected_engine(qps),
-        prop::collection::vec(qp_knobs(line_win), qps as usize),
+        injected_config(qps, line_win).boxed(),
+        injected_engine(qps).boxed(),
+        prop::collection::vec(qp_knobs(line_win).boxed(), qps as usize),
         prop::collection::vec(any::<u64>(), dcqcn_model::mq::mem::DFX_ENTRIES),
     )
         .prop_map(move |(cfg, engine, qp, dfx)| {
@@ -732,14 +733,16 @@ pub fn mq_case(qps_built: Vec<u32>) -> impl Strategy<Value = MqCase> {
             .boxed(),
             None => Just(None).boxed(),
         };
+        // each part boxed: the value tree of the tuple then holds pointers, not the parts'
+        // trees themselves (unboxed, a debug build overflows a test thread's 2 MiB stack)
         (
             Just(qps),
             any::<u64>(),
-            global_setup(qps, line_win),
-            qp_setup(qps, line_win),
-            neighbours(qps),
-            resets(qps),
-            software(qps),
+            global_setup(qps, line_win).boxed(),
+            qp_setup(qps, line_win).boxed(),
+            neighbours(qps).boxed(),
+            resets(qps).boxed(),
+            software(qps).boxed(),
             prop_oneof![5 => Just(None), 1 => prop::sample::select(vec![64u16, 256, 1500, 4096]).prop_map(Some)],
             prop_oneof![3 => Just(0.0f64), 1 => prob(1_000, 50_000)],
             prop_oneof![7 => Just(false), 1 => Just(true)],
