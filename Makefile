@@ -115,8 +115,8 @@ lint:
 	@echo "verilator --lint-only -Wall base configuration (RATE_RULES=0 CONTROL=0 TRACE_DEPTH=0)"
 	@verilator --lint-only -Wall -Irtl -GRATE_RULES=0 -GCONTROL=0 -GTRACE_DEPTH=0 --top-module dcqcn_rl $(RTL)
 	verilator --lint-only -Wall -Irtl --top-module dcqcn_cosim_top $(RTL) verilator/dcqcn_cosim_top.sv
-	verilator --lint-only -Wall --timing -Irtl --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
-	verilator --lint-only -Wall --timing -Irtl/mq --top-module tb_golden_mq -f rtl/mq/files.f testbench/sv/tb_golden_mq.sv
+	verilator --lint-only -Wall --timing -Irtl -Itestbench/sv --top-module tb_golden $(RTL) verilator/dcqcn_cosim_top.sv testbench/sv/tb_golden.sv
+	verilator --lint-only -Wall --timing -Irtl/mq -Itestbench/sv --top-module tb_golden_mq -f rtl/mq/files.f testbench/sv/tb_golden_mq.sv
 	rm -rf target/lint/ghdl && mkdir -p target/lint/ghdl
 	ghdl -a $(GHDL_LINT_FLAGS) --workdir=target/lint/ghdl $(VHDL_LINT)
 	@echo "vsg -c rtl/vhdl/vsg.yaml -ap (any error or warning fails)"

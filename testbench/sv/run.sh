@@ -27,8 +27,10 @@ shift
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD:-$root/target/tb-$sim}
 rtl=("$root"/rtl/*.sv "$root/verilator/dcqcn_cosim_top.sv" "$root/testbench/sv/tb_golden.sv")
-# what a build depends on: the sources and the RTL's includes (found with -I rtl)
-deps=("${rtl[@]}" "$root"/rtl/*.svh)
+# what a build depends on: the sources, the RTL's includes (found with -I rtl) and the reader the
+# testbenches include (golden_reader.svh, found with -I testbench/sv)
+reader=$root/testbench/sv/golden_reader.svh
+deps=("${rtl[@]}" "$root"/rtl/*.svh "$reader")
 FEATURES=${FEATURES:-full}
 case $FEATURES in
     full) params=() ;;
@@ -48,7 +50,8 @@ mq_rtl=()
 while read -r f; do
     case $f in '' | +*) ;; *) mq_rtl+=("$root/$f") ;; esac
 done <"$root/rtl/mq/files.f"
-mq_deps=("${mq_rtl[@]}" "$root/testbench/sv/tb_golden_mq.sv")
+mq_srcs=("${mq_rtl[@]}" "$root/testbench/sv/tb_golden_mq.sv")
+mq_deps=("${mq_srcs[@]}" "$reader")
 
 # Builds tb_golden_mq for QPS $1, CLK_FREQ_HZ $2, LINE_RATE $3 unless an up-to-date build exists;
 # prints the command that runs it.
@@ -59,17 +62,17 @@ build_mq() {
     verilator)
         exe=$build/$key/tb_golden_mq
         if [ ! -x "$exe" ] || [ -n "$(find "${mq_deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
-            verilator --binary --timing -O2 -I"$root/rtl/mq" "${gen[@]/#/-G}" \
-                --top-module tb_golden_mq --Mdir "$build/$key" -o tb_golden_mq "${mq_deps[@]}" \
-                >"$build/$key.log" 2>&1 || { cat "$build/$key.log" >&2; return 1; }
+            verilator --binary --timing -O2 -I"$root/rtl/mq" -I"$root/testbench/sv" \
+                "${gen[@]/#/-G}" --top-module tb_golden_mq --Mdir "$build/$key" -o tb_golden_mq \
+                "${mq_srcs[@]}" >"$build/$key.log" 2>&1 || { cat "$build/$key.log" >&2; return 1; }
         fi
         echo "$exe"
         ;;
     icarus)
         exe=$build/tb_$key.vvp
         if [ ! -f "$exe" ] || [ -n "$(find "${mq_deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
-            iverilog -g2012 -I"$root/rtl/mq" "${gen[@]/#/-Ptb_golden_mq.}" -s tb_golden_mq \
-                -o "$exe" "${mq_deps[@]}" >"$build/$key.log" 2>&1 \
+            iverilog -g2012 -I"$root/rtl/mq" -I"$root/testbench/sv" "${gen[@]/#/-Ptb_golden_mq.}" \
+                -s tb_golden_mq -o "$exe" "${mq_srcs[@]}" >"$build/$key.log" 2>&1 \
                 || { cat "$build/$key.log" >&2; rm -f "$exe"; return 1; }
         fi
         echo "vvp -n $exe"
@@ -102,9 +105,9 @@ build() {
     verilator)
         exe=$build/w$w/tb_golden
         if [ ! -x "$exe" ] || [ -n "$(find "${deps[@]}" -newer "$exe" 2>/dev/null)" ]; then
-            verilator --binary --timing -O2 -I"$root/rtl" -GDATA_BYTES="$w" "${params[@]/#/-G}" \
-                --top-module tb_golden --Mdir "$build/w$w" -o tb_golden "${rtl[@]}" \
-                >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
+            verilator --binary --timing -O2 -I"$root/rtl" -I"$root/testbench/sv" -GDATA_BYTES="$w" \
+                "${params[@]/#/-G}" --top-module tb_golden --Mdir "$build/w$w" -o tb_golden \
+                "${rtl[@]}" >"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
         fi
         echo "$exe"
         ;;
@@ -119,8 +122,8 @@ build() {
                 >"$build/w$w.log" 2>&1 && vvp -n "$build/check_w$w.vvp" >>"$build/w$w.log" 2>&1 \
                 && ! grep -q "FATAL" "$build/w$w.log" \
                 || { grep -v "sorry: constant selects" "$build/w$w.log" >&2; rm -f "$exe"; return 1; }
-            iverilog -g2012 -I"$root/rtl" -Ptb_golden.DATA_BYTES="$w" "${params[@]/#/-Ptb_golden.}" \
-                -s tb_golden -o "$exe" \
+            iverilog -g2012 -I"$root/rtl" -I"$root/testbench/sv" -Ptb_golden.DATA_BYTES="$w" \
+                "${params[@]/#/-Ptb_golden.}" -s tb_golden -o "$exe" \
                 "${rtl[@]}" >>"$build/w$w.log" 2>&1 || { cat "$build/w$w.log" >&2; return 1; }
         fi
         echo "vvp -n $exe"

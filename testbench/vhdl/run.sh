@@ -13,10 +13,12 @@
 # PASS / MISMATCH / `<file>:<line>: <reason>` line and the replay speed. Exits non-zero if any set
 # fails. GHDL's full output of each set is kept in target/golden-vhdl/logs/[vhdl-]<set>.log.
 #   HDL=netlist: scripts/netlist2vhdl.py makes the netlist of the SV (w<N>[-f<F>-l<L>]/), analysed
-#     with testbench/vhdl/tb_golden.vhd by `ghdl -a --std=08`.
-#   HDL=vhdl: rtl/vhdl/*.vhd, the wrapper testbench/vhdl/dcqcn_cosim_top_vhdl.vhd (+ _tap.vhd) and
-#     tb_golden.vhd analysed by `ghdl -a --std=08 -fsynopsys -frelaxed-rules -fexplicit` (SURF CI's
-#     flags) once into vhdl/ (the twin is generic: one library for every width), plus a generated
+#     with the reader testbench/vhdl/golden_reader_pkg.vhd and testbench/vhdl/tb_golden.vhd by
+#     `ghdl -a --std=08`.
+#   HDL=vhdl: rtl/vhdl/*.vhd, the wrapper testbench/vhdl/dcqcn_cosim_top_vhdl.vhd (+ _tap.vhd),
+#     golden_reader_pkg.vhd and tb_golden.vhd analysed by
+#     `ghdl -a --std=08 -fsynopsys -frelaxed-rules -fexplicit` (SURF CI's flags) once into vhdl/
+#     (the twin is generic: one library for every width), plus a generated
 #     configuration tb_golden_<key> per combination that binds the wrapper with the set's
 #     DATA_BYTES, CLK_FREQ_HZ and LINE_RATE.
 # Environment: GHDL (default ghdl; Debian's `ghdl` runs the back end GHDL_BACKEND names: llvm when
@@ -46,6 +48,7 @@ PYTHON=${PYTHON:-python3}
 HDL=${HDL:-netlist}
 out=$root/target/golden-vhdl
 tb=$root/testbench/vhdl/tb_golden.vhd
+reader=$root/testbench/vhdl/golden_reader_pkg.vhd  # the reader both testbenches instantiate
 case $HDL in
   netlist) default_flags="--std=08" ;;
   vhdl) default_flags="--std=08 -fsynopsys -frelaxed-rules -fexplicit" ;;
@@ -81,13 +84,14 @@ case $COSIM_ARCH in
   tap | ext_names) ;;
   *) echo "run.sh: COSIM_ARCH=$COSIM_ARCH; use tap or ext_names" >&2; exit 2 ;;
 esac
-# VHDL twin sources in analysis order, the wrapper (entity and ext_names, then tap), the testbench
+# VHDL twin sources in analysis order, the wrapper (entity and ext_names, then tap), the reader and
+# the testbench
 vhdl_rtl=(dcqcn_pkg dcqcn_tap_pkg dcqcn_cnp_sync dcqcn_alpha dcqcn_rate_dec dcqcn_rate_inc
           dcqcn_credit_gate dcqcn_regs dcqcn_rl)
 vhdl_srcs=()
 for u in "${vhdl_rtl[@]}"; do vhdl_srcs+=("$root/rtl/vhdl/$u.vhd"); done
 wrapper=$root/testbench/vhdl/dcqcn_cosim_top_vhdl.vhd
-vhdl_srcs+=("$wrapper" "$root/testbench/vhdl/dcqcn_cosim_top_tap.vhd" "$tb")
+vhdl_srcs+=("$wrapper" "$root/testbench/vhdl/dcqcn_cosim_top_tap.vhd" "$reader" "$tb")
 
 now_ns() { date +%s%N; }
 secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
@@ -99,9 +103,10 @@ build_netlist() {
   log=$(nice "$PYTHON" "$root/scripts/netlist2vhdl.py" --data-bytes "$2" --clk-freq-hz "$3" \
           --line-rate "$4" --out "$wd" --yosys "$YOSYS" 2>&1) || { echo "$log"; return 1; }
   if [ ! -f "$wd/work-obj08.cf" ] || [ "$wd/dcqcn_cosim_top.vhd" -nt "$wd/work-obj08.cf" ] ||
-     [ "$tb" -nt "$wd/work-obj08.cf" ] || [ "$(cat "$wd/backend" 2>/dev/null)" != "${GHDL_BACKEND:-}" ]; then
+     [ "$reader" -nt "$wd/work-obj08.cf" ] || [ "$tb" -nt "$wd/work-obj08.cf" ] ||
+     [ "$(cat "$wd/backend" 2>/dev/null)" != "${GHDL_BACKEND:-}" ]; then
     rm -f "$wd/work-obj08.cf"
-    (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" dcqcn_cosim_top.vhd "$tb") || return 1
+    (cd "$wd" && nice "$GHDL" -a "${GHDLFLAGS[@]}" dcqcn_cosim_top.vhd "$reader" "$tb") || return 1
     echo "${GHDL_BACKEND:-}" >"$wd/backend"
   fi
   (cd "$wd" && nice "$GHDL" -e "${GHDLFLAGS[@]}" tb_golden) || return 1
@@ -169,14 +174,14 @@ manifest_key() {
   sed -n "s/^$2 //p" "$1/manifest.txt" 2>/dev/null | head -n 1
 }
 
-# build_mq: the multi-QP twin (rtl/vhdl/mq/files.f) and tb_golden_mq analysed into
+# build_mq: the multi-QP twin (rtl/vhdl/mq/files.f), the reader and tb_golden_mq analysed into
 # target/golden-vhdl/mq (again when a source or the flags change) and elaborated; the generics are
 # given at run time
 mq_srcs=()
 while read -r f; do
   [ -n "$f" ] && mq_srcs+=("$root/$f")
 done <"$root/rtl/vhdl/mq/files.f"
-mq_srcs+=("$root/testbench/vhdl/tb_golden_mq.vhd")
+mq_srcs+=("$reader" "$root/testbench/vhdl/tb_golden_mq.vhd")
 build_mq() {
   local wd=$out/mq f stale=0
   mkdir -p "$wd"
