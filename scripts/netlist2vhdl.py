@@ -10,7 +10,11 @@ st_* list, widths and paths), maps the logic to simple gates, and writes the JSO
 VHDL entity `dcqcn_cosim_top` with the wrapper's ports: gates as concurrent assignments, every flop
 in one clocked process. A path may end in fields of a packed-struct variable (`u_regs.r.stats.cnt_cnp`):
 Yosys keeps the variable as one net (`u_regs.r`), and the field's bits are found from the
-`typedef struct packed` declarations of the RTL (rtl/*.sv, rtl/*.svh).
+`typedef struct packed` declarations of the RTL (rtl/*.sv, rtl/*.svh). The wrapper is read as
+the design without state injection: its `ifdef / `ifndef / `elsif / `else / `endif blocks are
+resolved with no macro defined on the command line (DCQCN_INJECT and DCQCN_VHDL_TWIN undefined;
+a `define / `undef in the wrapper counts from where it stands), so the ports and assigns of the
+other builds are not read.
 
 It is not the VHDL twin: a generated, generic-free netlist for one DATA_BYTES (the entity has a
 DATA_BYTES generic only so that the testbench binds to it as it will bind to the twin; any other
@@ -80,11 +84,59 @@ def eval_width(expr, data_bytes):
     return int(eval(e.replace("/", "//")))  # noqa: S307 - digits and operators only
 
 
+# The conditional-compilation directives of a comment-free SV text, and `define / `undef (a
+# `define's body runs to the end of its line, lines ended by a backslash continuing it).
+DIRECTIVE_RE = re.compile(
+    r"`(?P<cond>ifdef|ifndef|elsif)\s+(?P<cname>\w+)"
+    r"|`(?P<bare>else|endif)\b"
+    r"|`define\s+(?P<dname>\w+)(?:\\\n|[^\n])*"
+    r"|`undef\s+(?P<uname>\w+)")
+
+
+def preprocess(text, defines, what):
+    """The comment-free SV `text` with its `ifdef / `ifndef / `elsif / `else / `endif blocks
+    resolved for the macros `defines` (each directive and every inactive part replaced by a
+    space); `define and `undef in active parts update the macro set from there on. Other
+    directives are left; `what` names the text in errors."""
+    defined = set(defines)
+    stack = []  # per open `ifdef: (enclosing part active, a branch taken, this branch active)
+    active = True
+    out = []
+    pos = 0
+    for m in DIRECTIVE_RE.finditer(text):
+        if active:
+            out.append(text[pos:m.start()])
+        out.append(" ")
+        pos = m.end()
+        kind = m.group("cond") or m.group("bare")
+        if kind in ("ifdef", "ifndef"):
+            cond = (m.group("cname") in defined) == (kind == "ifdef")
+            stack.append((active, cond, active and cond))
+        elif kind in ("elsif", "else"):
+            if not stack:
+                die(f"`{kind} without `ifdef in {what}")
+            outer, taken, _ = stack[-1]
+            cond = kind == "else" or m.group("cname") in defined
+            stack[-1] = (outer, taken or cond, outer and not taken and cond)
+        elif kind == "endif":
+            if not stack:
+                die(f"`endif without `ifdef in {what}")
+            stack.pop()
+        elif active and m.group("dname"):
+            defined.add(m.group("dname"))
+        elif active and m.group("uname"):
+            defined.discard(m.group("uname"))
+        active = stack[-1][2] if stack else True
+    if stack:
+        die(f"{len(stack)} `ifdef block(s) without `endif in {what}")
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def parse_wrapper(data_bytes):
-    """Port list of dcqcn_cosim_top and the st_* -> flattened net name map, from the SV wrapper."""
-    text = WRAPPER.read_text()
-    text = re.sub(r"//[^\n]*", "", text)
-    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    """Port list of dcqcn_cosim_top and the st_* -> flattened net name map, from the SV wrapper as
+    built without state injection (no macro defined)."""
+    text = preprocess(_strip_comments(WRAPPER.read_text()), set(), WRAPPER.name)
     header = re.search(r"module\s+dcqcn_cosim_top\b.*?\)\s*\((.*?)\)\s*;", text, re.S)
     if not header:
         die(f"no dcqcn_cosim_top port list in {WRAPPER}")

@@ -239,28 +239,7 @@ architecture sim of tb_golden is
       st_cnt_inc_byte        : out std_logic_vector(31 downto 0);
       st_cnt_stall           : out std_logic_vector(31 downto 0);
       st_cnt_bytes           : out std_logic_vector(63 downto 0);
-      st_bytes_hi            : out std_logic_vector(31 downto 0);
-      st_cfg_rmax            : out std_logic_vector(31 downto 0);
-      st_cfg_rate_first_cnp  : out std_logic_vector(31 downto 0);
-      st_cfg_alpha_init      : out std_logic_vector(9 downto 0);
-      st_cfg_min_dec_fac     : out std_logic_vector(10 downto 0);
-      st_cfg_hai_mult        : out std_logic;
-      st_cfg_scheme          : out std_logic_vector(1 downto 0);
-      st_cfg_gate_mask       : out std_logic;
-      st_cfg_fw_rate         : out std_logic_vector(31 downto 0);
-      st_cfg_trace_en        : out std_logic;
-      st_cfg_trace_wrap      : out std_logic;
-      st_cfg_trace_sel       : out std_logic_vector(5 downto 0);
-      st_trace_count         : out std_logic_vector(6 downto 0);
-      st_trace_wptr          : out std_logic_vector(5 downto 0);
-      st_trace_lost          : out std_logic;
-      st_trace_time          : out std_logic_vector(31 downto 0);
-      st_trace_n_dec         : out std_logic_vector(9 downto 0);
-      st_trace_n_byte        : out std_logic_vector(9 downto 0);
-      st_trace_n_timer       : out std_logic_vector(9 downto 0);
-      st_trace_last_type     : out std_logic_vector(3 downto 0);
-      st_trace_last_rc       : out std_logic_vector(31 downto 0);
-      st_trace_last_stamp    : out std_logic_vector(31 downto 0)
+      st_bytes_hi            : out std_logic_vector(31 downto 0)
     -- END GENERATED component-st
     );
   end component dcqcn_cosim_top;

@@ -525,12 +525,14 @@ fn sv_inject() -> String {
     s
 }
 
-/// The VHDL wrapper's st_* ports (every register: the VHDL wrapper is not built for the
-/// golden-format-1 testbenches' fixed port list), as the entity (`component` false) or as the
-/// golden testbench's component declaration of it.
+/// The VHDL wrapper's st_* ports, as the entity (`component` false: every register, the VHDL
+/// wrapper is not built for the golden-format-1 testbenches' fixed port list) or as the golden
+/// testbench's component declaration of it (`component` true: golden format 1's registers only,
+/// the ones it compares, as the SV wrapper declares them outside lockstep builds, so that the
+/// component binds to the netlist of that wrapper as well as to the VHDL wrapper).
 fn vhdl_ports(component: bool) -> String {
     let mut s = String::new();
-    let regs: Vec<_> = registers().collect();
+    let regs: Vec<_> = registers().filter(|f| !component || in_v1(f)).collect();
     let mut block = "";
     for (i, f) in regs.iter().enumerate() {
         let semi = if i + 1 < regs.len() { ";" } else { "" };
