@@ -20,21 +20,35 @@ namespace dcqcn {
 namespace mq {
 namespace {
 
+// The observation ports are read every cycle, so each is written into the caller's vector in
+// place once it has the port's size: a push_back is a call across the bridge per word (at QPS
+// 1024 the bitmaps alone are 224 words), which cost the lockstep a fifth of its time.
+
 // A port of up to 64 bits (CData .. QData) as 32-bit little-endian words.
 template <typename T>
 inline void get_words(rust::Vec<uint32_t>& dst, const T& src) {
     static_assert(std::is_integral<T>::value, "a scalar port");
-    dst.clear();
+    constexpr std::size_t n = sizeof(T) > 4 ? 2 : 1;
     const uint64_t v = static_cast<uint64_t>(src);
-    dst.push_back(static_cast<uint32_t>(v));
-    if (sizeof(T) > 4) dst.push_back(static_cast<uint32_t>(v >> 32));
+    if (dst.size() != n) {
+        dst.clear();
+        dst.reserve(n);
+        for (std::size_t w = 0; w < n; ++w) dst.push_back(0);
+    }
+    uint32_t* d = dst.data();
+    d[0] = static_cast<uint32_t>(v);
+    if (n > 1) d[n - 1] = static_cast<uint32_t>(v >> 32);
 }
 // A wide port (VlWide<N>, 32-bit words, least significant first).
 template <std::size_t N>
 inline void get_words(rust::Vec<uint32_t>& dst, const VlWide<N>& src) {
-    dst.clear();
-    dst.reserve(N);
-    for (std::size_t w = 0; w < N; ++w) dst.push_back(src[w]);
+    if (dst.size() != N) {
+        dst.clear();
+        dst.reserve(N);
+        for (std::size_t w = 0; w < N; ++w) dst.push_back(0);
+    }
+    uint32_t* d = dst.data();
+    for (std::size_t w = 0; w < N; ++w) d[w] = src[w];
 }
 
 // An input port from 32-bit little-endian words (missing words 0; the port's width cuts the rest:

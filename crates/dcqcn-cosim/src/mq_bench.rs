@@ -15,7 +15,7 @@
 use crate::mq_lockstep::obs_matches;
 use crate::mq_rtl::MqRtl;
 use crate::CosimError;
-use dcqcn_model::mq::{MqBlock, MqInputs, MqOutputs, MqParams};
+use dcqcn_model::mq::{MqBlock, MqInputs, MqObs, MqOutputs, MqParams};
 use dcqcn_stim::mq::{self as scenarios, MqBench, MqBenchStats, MqStimulus};
 use dcqcn_stim::variant::Hdl;
 
@@ -84,8 +84,9 @@ impl MqRecording {
         let mut m = MqBlock::new(model_params(self.qps)?);
         let mut r = MqRtl::new(hdl, self.qps)?;
         let mut differ = 0;
+        let mut mobs = MqObs::default();
         for (cycle, i) in self.inputs.iter().enumerate() {
-            let (mo, mobs) = m.step_obs(i);
+            let mo = m.step_obs_into(i, &mut mobs);
             r.sample(i);
             if cycle > 0 && (r.outputs() != mo || !obs_matches(self.qps, &mobs, r.obs(), true)) {
                 differ += 1;

@@ -462,6 +462,8 @@ pub fn run(
     let start = Instant::now();
     let mut mismatch = None;
     let mut cycles = 0;
+    // the model's observation of each cycle, its vectors reused from cycle to cycle
+    let mut mobs = MqObs::default();
     for cycle in 0..spec.cycles {
         let i = bench.next(&out);
         if let Some(init) = pending.filter(|_| !i.rst) {
@@ -478,7 +480,7 @@ pub fn run(
             }
         }
         let was_init = model.state().scan.init;
-        let (mo, mobs) = model.step_obs(&i);
+        let mo = model.step_obs_into(&i, &mut mobs);
         out = mo;
         rtl.sample(&i);
         let planted;

@@ -103,6 +103,13 @@ macro_rules! state_fields {
                 fields
             }
 
+            /// The values of [`MqState::fields`] into `v` (its length made `STATE_FIELDS`'s),
+            /// without allocating once `v` has that length: the lockstep's per-cycle form.
+            pub fn values_into(&self, v: &mut Vec<u64>) {
+                v.clear();
+                $(v.push(FieldBits::to_bits(self.$($path).+));)*
+            }
+
             /// Sets the state field `name` (obs.rs `STATE_FIELDS`) to `v`; refused when `v` does
             /// not fit the field's width or no field has that name (spec-mq 8.3).
             pub fn set_field(&mut self, name: &str, v: u64) -> Result<(), MqInitialError> {
@@ -617,6 +624,18 @@ impl MqBlock {
         let (out, w) = self.cycle(i);
         obs.writes = w.to_obs();
         (out, obs)
+    }
+
+    /// [`MqBlock::step_obs`] into `obs`, reusing its vectors (no allocation once they have their
+    /// sizes): the lockstep's per-cycle form.
+    pub fn step_obs_into(&mut self, i: &MqInputs, obs: &mut MqObs) -> MqOutputs {
+        self.s.values_into(&mut obs.state);
+        for (dst, b) in obs.bitmaps.iter_mut().zip(self.s.bitmaps.in_order()) {
+            dst.clone_from(&b.0);
+        }
+        let (out, w) = self.cycle(i);
+        obs.writes = w.to_obs();
+        out
     }
 
     /// State and bitmaps of the current S, writes all invalid.

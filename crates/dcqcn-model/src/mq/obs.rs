@@ -237,29 +237,43 @@ pub struct MqObs {
     pub writes: [WriteObs; 5],
 }
 
-/// Insert `width` bits of `v` at bit `at` of a little-endian word vector.
+/// The low `width` bits (at most 64) set.
+fn low_bits(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    }
+}
+
+/// Insert the low `width` bits (at most 64) of `v` at bit `at` of a little-endian word vector (a
+/// word or two at a time: the lockstep packs every cycle's writes with it).
 pub fn put_bits(words: &mut [u64], at: u32, width: u32, v: u64) {
-    for b in 0..width {
-        let bit = at + b;
-        let (w, s) = ((bit / 64) as usize, bit % 64);
-        if (v >> b) & 1 == 1 {
-            words[w] |= 1 << s;
-        } else {
-            words[w] &= !(1 << s);
-        }
+    if width == 0 {
+        return;
+    }
+    let mask = low_bits(width);
+    let v = v & mask;
+    let (w, s) = ((at / 64) as usize, at % 64);
+    words[w] = (words[w] & !(mask << s)) | (v << s);
+    if s + width > 64 {
+        // the bits that did not fit the first word
+        let done = 64 - s;
+        words[w + 1] = (words[w + 1] & !(mask >> done)) | (v >> done);
     }
 }
 
 /// `width` bits (at most 64) at bit `at` of a little-endian word vector.
 pub fn get_bits(words: &[u64], at: u32, width: u32) -> u64 {
-    let mut v = 0;
-    for b in 0..width {
-        let bit = at + b;
-        if (words[(bit / 64) as usize] >> (bit % 64)) & 1 == 1 {
-            v |= 1 << b;
-        }
+    if width == 0 {
+        return 0;
     }
-    v
+    let (w, s) = ((at / 64) as usize, at % 64);
+    let mut v = words[w] >> s;
+    if s + width > 64 {
+        v |= words[w + 1] << (64 - s);
+    }
+    v & low_bits(width)
 }
 
 /// The index of a state field by name.
@@ -356,6 +370,54 @@ impl MqObs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// put_bits and get_bits against a bit-by-bit rendering of the same rule, at every offset and
+    /// width across a word boundary, on words full of other bits.
+    #[test]
+    fn put_and_get_bits_follow_the_bit_rule() {
+        let bit_get = |w: &[u64], at: u32, width: u32| {
+            (0..width).fold(0u64, |v, b| {
+                let bit = at + b;
+                v | (((w[(bit / 64) as usize] >> (bit % 64)) & 1) << b)
+            })
+        };
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for at in 0..130 {
+            for width in 0..=64 {
+                let mut words = [next(), next(), next(), next()];
+                let before = words;
+                let v = next();
+                put_bits(&mut words, at, width, v);
+                let mask = if width == 64 {
+                    u64::MAX
+                } else {
+                    (1 << width) - 1
+                };
+                assert_eq!(
+                    get_bits(&words, at, width),
+                    v & mask,
+                    "at {at} width {width}"
+                );
+                assert_eq!(
+                    bit_get(&words, at, width),
+                    v & mask,
+                    "at {at} width {width}"
+                );
+                // every other bit kept
+                for bit in (0..256).filter(|&b| b < at || b >= at + width) {
+                    let (k, s) = ((bit / 64) as usize, bit % 64);
+                    assert_eq!((words[k] >> s) & 1, (before[k] >> s) & 1, "bit {bit}");
+                }
+                assert_eq!(get_bits(&before, at, width), bit_get(&before, at, width));
+            }
+        }
+    }
 
     #[test]
     fn widths_add_up() {
