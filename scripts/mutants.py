@@ -36,9 +36,10 @@ declaration into an analysis error.
 rtl/vhdl/mq/*.vhd (the observation wiring left out: it is not part of the design), the same kinds
 and categories (decode: the case items `dcqcn_mq_pkg::ADDR_...`, the twin's word constants
 `G_..._C` in its write decode, read table and masks), each mutant built as a `dcqcn_mq_core`
-variant at QPS 4 (build.rs `mq_mutant_variants`), and killed by the multi-QP lockstep: its 12
+variant at QPS 4 (build.rs `mq_mutant_variants`), and attacked by the multi-QP lockstep: its 12
 scenarios (`dcqcn cosim --block mq --variant mut_<name> --scenario all`) at each seed of
-`--mq-seeds` (report and results.json in target/mutants-mq/<hdl>/).
+`--mq-seeds`, then, if it survives them, the multi-QP fuzzer (`dcqcn fuzz --block mq --variant
+mut_<name>`, `--mq-fuzz-cases` cases; report and results.json in target/mutants-mq/<hdl>/).
 
 A drawn mutant is kept only if it builds as crates/dcqcn-cosim/build.rs builds it, at every rate
 set of the campaign (`builds`: the flags and rate sets of crates/dcqcn-cosim/variants.toml). Before
@@ -613,8 +614,14 @@ def mq_builds(file, old, new, scratch):
 
 def mq_run(dcqcn, variant, args, report):
     """The multi-QP lockstep on `variant` (a mutant's name, or the correct RTL's `mq-q4`,
-    `mq-vhdl-q4`): the 12 scenarios (`--scenario all`, `--cycles`) at each seed of --mq-seeds in turn, one
-    job, until the first mismatch. Killed: the scenario, seed, cycle and first field of it."""
+    `mq-vhdl-q4`), in two stages, each with one job, until the first mismatch:
+    1. the 12 scenarios (`--scenario all`, `--mq-cycles`) at each seed of --mq-seeds in turn;
+    2. if they all pass, the multi-QP fuzzer (`dcqcn fuzz --block mq --variant`, --mq-fuzz-cases
+       cases of --mq-fuzz-cycles cycles at fuzz seed --seed, a share of them from an injected
+       state), which draws per-QP configurations, traffic, bus writes and memory states the
+       scenarios do not.
+    Killed: the stage (`by`), and the scenario, seed, cycle and first field, or the fuzz case and
+    first field."""
     t = time.time()
     out = {"status": "survived"}
     runs = 0
@@ -624,7 +631,7 @@ def mq_run(dcqcn, variant, args, report):
         r = subprocess.run(cmd, capture_output=True, text=True, cwd=report.parent)
         runs += 1
         if r.returncode == 1:
-            out["status"] = "killed"
+            out["status"], out["by"] = "killed", "scenarios"
             try:
                 m = json.loads(report.read_text())
                 out["field"] = m["fields"][0]["field"] if m.get("fields") else ""
@@ -635,8 +642,25 @@ def mq_run(dcqcn, variant, args, report):
         if r.returncode != 0:
             out = {"status": f"error {r.returncode}", "error": r.stderr[-400:]}
             break
-    out["seconds"] = round(time.time() - t, 2)
     out["seeds_run"] = runs
+    if out["status"] == "survived" and args.mq_fuzz_cases > 0:
+        save = report.with_suffix(".case.json")
+        cmd = [str(dcqcn), "fuzz", "--block", "mq", "--variant", variant, "--cases", str(args.mq_fuzz_cases),
+               "--cycles", str(args.mq_fuzz_cycles), "--seed", str(args.seed), "--jobs", "1", "--save", str(save)]
+        r = subprocess.run(cmd, capture_output=True, text=True, cwd=report.parent)
+        if r.returncode == 1:
+            out["status"], out["by"] = "killed", "fuzz"
+            c = re.search(r"case (\d+) failed", r.stderr)
+            out["case"] = int(c.group(1)) if c else None
+            f = re.search(r"\n  ([\w.\[\]]+)\s+\S+\s+0x", r.stderr)
+            out["field"] = f.group(1) if f else ""
+            out["replay"] = f"dcqcn fuzz --block mq --replay {save}"
+        elif r.returncode == 0:
+            c = re.search(r": (\d+) cases x", r.stdout)
+            out["cases"] = int(c.group(1)) if c else None
+        else:
+            out = {"status": f"error {r.returncode}", "error": r.stderr[-400:], "seeds_run": runs}
+    out["seconds"] = round(time.time() - t, 2)
     return out
 
 
@@ -831,7 +855,10 @@ def summary(rows, args):
                      ", ".join(f"{k} {v}" for k, v in sorted(rates.items())))
     a = sum(1 for r in scored if killed(r, "after"))
     total = (f"TOTAL: {len(rows)} mutants, {len(rows) - len(scored)} provably equivalent (not run); "
-             + (f"killed {pct(a, len(scored))} by the 12 scenarios" if args.block == "mq" else
+             + (f"killed {pct(a, len(scored))} (by the 12 scenarios "
+                f"{sum(1 for r in scored if killed(r, 'after') and r['after'].get('by') == 'scenarios')}, by the fuzzer "
+                f"{sum(1 for r in scored if killed(r, 'after') and r['after'].get('by') == 'fuzz')})"
+                if args.block == "mq" else
                 f"after: killed {pct(a, len(scored))} within {args.seconds:.0f} s each"))
     if have_before:
         b = sum(1 for r in scored if killed(r, "before"))
@@ -850,8 +877,9 @@ def render(rows, args, build_s, fuzz_s, control=()):
     lines = []
     for c in control:
         runs = "; ".join(f"{w}: {c[w]['status'] if c[w]['status'] != 'survived' else '0 mismatches'} "
-                         + (f"in 12 scenarios x {c[w].get('seeds_run')} seeds, " if c[w].get("seeds_run") else
-                            f"in {c[w].get('cases', '?')} cases, ")
+                         + (f"in 12 scenarios x {c[w].get('seeds_run')} seeds"
+                            + (f" and {c[w]['cases']} fuzz cases" if c[w].get("cases") else "") + ", "
+                            if c[w].get("seeds_run") else f"in {c[w].get('cases', '?')} cases, ")
                          + f"{c[w]['seconds']:.0f} s"
                          for w in ("after", "before") if c.get(w))
         lines.append(f"control {c['variant']} (the unmutated RTL, same seed and budgets): {runs}")
@@ -874,11 +902,14 @@ def render(rows, args, build_s, fuzz_s, control=()):
         line += f"  {a.get('field', '')}{a.get('error', '')}"
         if a.get("scenario"):
             line += f" ({a['scenario']} seed {a['seed']}, cycle {a['cycle']})"
+        elif a.get("by") == "fuzz":
+            line += f" (fuzz case {a.get('case')}; {a.get('replay', '')})"
         lines.append(line)
     lines += summary(rows, args)
     if args.block == "mq":
         lines.append(f"(block mq, hdl {args.hdl}, sample seed {args.sample_seed}, QPS {MQ_QPS}, the 12 scenarios x "
-                     f"{args.mq_cycles} cycles at seeds {','.join(map(str, args.mq_seeds))} in turn; "
+                     f"{args.mq_cycles} cycles at seeds {','.join(map(str, args.mq_seeds))} in turn, then "
+                     f"{args.mq_fuzz_cases} fuzz cases x {args.mq_fuzz_cycles} cycles at fuzz seed {args.seed}; "
                      f"build {build_s:.0f} s, lockstep {fuzz_s:.0f} s wall, {args.jobs} runs at a time)")
     else:
         lines.append(f"(hdl {args.hdl}, sample seed {args.sample_seed}, fuzz seed {args.seed}, "
@@ -926,11 +957,15 @@ def main():
                          "a campaign on what a change added")
     ap.add_argument("--block", choices=("rl", "mq"), default=os.environ.get("MUTANT_BLOCK", "rl"),
                     help="rl: dcqcn_rl (rtl/, rtl/vhdl/; killed by dcqcn fuzz); mq: the multi-QP block "
-                         "(rtl/mq/, rtl/vhdl/mq/; killed by the multi-QP lockstep's scenarios)")
+                         "(rtl/mq/, rtl/vhdl/mq/; killed by the multi-QP lockstep's scenarios, then its fuzzer)")
     ap.add_argument("--mq-seeds", default=os.environ.get("MUTANT_MQ_SEEDS", "1,2,3"),
                     help="--block mq: the scenario seeds, in turn until a mismatch (default 1,2,3)")
     ap.add_argument("--mq-cycles", type=int, default=int(os.environ.get("MUTANT_MQ_CYCLES", "50000")),
                     help="--block mq: cycles per scenario run (default 50000)")
+    ap.add_argument("--mq-fuzz-cases", type=int, default=int(os.environ.get("MUTANT_MQ_FUZZ_CASES", "300")),
+                    help="--block mq: fuzz cases run on a mutant the scenarios do not kill (default 300; 0: none)")
+    ap.add_argument("--mq-fuzz-cycles", type=int, default=int(os.environ.get("MUTANT_MQ_FUZZ_CYCLES", "20000")),
+                    help="--block mq: cycles per fuzz case (default 20000)")
     ap.add_argument("--list", action="store_true", help="print the sample (no build, no run)")
     ap.add_argument("--report", action="store_true", help="render the report again from results.json")
     args = ap.parse_args()
@@ -1023,7 +1058,8 @@ def main():
     build_s = time.time() - t0
     if mq:
         print(f"built in {build_s:.0f} s; each mutant: the 12 scenarios x {args.mq_cycles} cycles at QPS {MQ_QPS}, "
-              f"seeds {','.join(map(str, args.mq_seeds))} in turn until a mismatch", flush=True)
+              f"seeds {','.join(map(str, args.mq_seeds))} in turn, then {args.mq_fuzz_cases} fuzz cases x "
+              f"{args.mq_fuzz_cycles} cycles, until a mismatch", flush=True)
     else:
         print(f"built in {build_s:.0f} s; fuzzing each for up to {args.seconds:.0f} s"
               f"{f' (and {args.before_seconds:.0f} s before)' if args.before_seconds > 0 else ''}", flush=True)

@@ -19,6 +19,9 @@ use dcqcn_harness::rng::Rng;
 use dcqcn_model::mq::{regmap, MqAxilIn, MqInputs, MqOutputs, QpEvent};
 use std::collections::{BinaryHeap, VecDeque};
 
+/// QP numbers a 12-bit QP field holds (spec-mq 9): at QPS 4096 every one is in range.
+pub const MAX_QP_NUMBERS: u32 = 4096;
+
 /// Base address of QP q's window (spec-mq 6.3), from the generated register map.
 pub fn window(q: u32, off: u32) -> u32 {
     regmap::qp_addr(q, off)
@@ -138,6 +141,16 @@ pub struct MqStimulus {
     /// or not one is already in the slot (a full slot drops it, spec-mq 4.4); 0 in the scenarios.
     #[serde(default)]
     pub dup_req: f64,
+    /// Events in reset cycles: a request, a CNP and a report (each with probability 1/2, at a QP
+    /// in range or not) and `grant_pause`, which the block must ignore (spec-mq 4.1, reset);
+    /// false in the scenarios.
+    #[serde(default)]
+    pub reset_events: bool,
+    /// The bus at its edges: write address and data offered up to 3 cycles apart (either first),
+    /// global reads of any word of the map (mapped or not), and writes to a writable global
+    /// word's address with bit 11 set (unmapped: DECERR, spec-mq 6.2); false in the scenarios.
+    #[serde(default)]
+    pub bus_edges: bool,
 }
 
 impl MqStimulus {
@@ -162,6 +175,8 @@ impl MqStimulus {
             software: SoftwareSpec::none(),
             globals: vec![],
             dup_req: 0.0,
+            reset_events: false,
+            bus_edges: false,
         }
     }
 }
@@ -414,6 +429,10 @@ struct AxilMaster {
     current: Option<(Access, bool)>,
     /// The valid or ready signals driven in the previous cycle.
     last: MqAxilIn,
+    /// Offer a write's address and data channels apart (`bus_edges`).
+    skew: bool,
+    /// Cycles the current write's address (`.0`) or data (`.1`) channel still waits.
+    wait: (u8, u8),
 }
 
 impl AxilMaster {
@@ -441,6 +460,14 @@ impl AxilMaster {
         }
         if self.current.is_none() {
             self.current = self.queue.pop_front().map(|a| (a, false));
+            if self.skew && matches!(self.current, Some((Access::Write { .. }, _))) {
+                let k = rng.range(1, 3) as u8;
+                self.wait = match rng.range(0, 2) {
+                    0 => (0, 0),
+                    1 => (0, k),
+                    _ => (k, 0),
+                };
+            }
         }
         let mut o = MqAxilIn::default();
         if let Some((acc, accepted)) = self.current {
@@ -451,11 +478,17 @@ impl AxilMaster {
                     if accepted {
                         o.bready = ready;
                     } else {
-                        o.awaddr = addr;
-                        o.awvalid = true;
-                        o.wdata = data;
-                        o.wstrb = strb;
-                        o.wvalid = true;
+                        // a channel offered stays offered until the write is taken
+                        if self.wait.0 == 0 {
+                            o.awaddr = addr;
+                            o.awvalid = true;
+                        }
+                        if self.wait.1 == 0 {
+                            o.wdata = data;
+                            o.wstrb = strb;
+                            o.wvalid = true;
+                        }
+                        self.wait = (self.wait.0.saturating_sub(1), self.wait.1.saturating_sub(1));
                     }
                 }
                 Access::Read { addr } => {
@@ -505,6 +538,7 @@ pub struct MqBench {
     rng_sw: Rng,
     rng_bus: Rng,
     rng_dup: Rng,
+    rng_rst: Rng,
     stats: MqBenchStats,
 }
 
@@ -539,7 +573,10 @@ impl MqBench {
             reports: BinaryHeap::new(),
             grants_seen: 0,
             pause_left: 0,
-            axil: AxilMaster::default(),
+            axil: AxilMaster {
+                skew: spec.bus_edges,
+                ..AxilMaster::default()
+            },
             next_sw: 0,
             arb_masked: vec![false; qps as usize],
             rng_sq: Rng::new(seed, 0x4d51_0001),
@@ -549,8 +586,28 @@ impl MqBench {
             rng_sw: Rng::new(seed, 0x4d51_0005),
             rng_bus: Rng::new(seed, 0x4d51_0006),
             rng_dup: Rng::new(seed, 0x4d51_0007),
+            rng_rst: Rng::new(seed, 0x4d51_0008),
             stats: MqBenchStats::default(),
         }
+    }
+
+    /// The events of a reset cycle (`reset_events`): inputs the block ignores there, drawn from
+    /// their own stream, so the neighbours' streams are those of the same case without them.
+    fn reset_cycle_events(&mut self, i: &mut MqInputs) {
+        let r = &mut self.rng_rst;
+        for ev in [&mut i.req, &mut i.cnp, &mut i.rpt] {
+            if r.chance(0.5) {
+                ev.valid = true;
+                ev.qp = if r.chance(0.75) {
+                    r.range(0, u64::from(self.qps) - 1)
+                } else {
+                    r.range(0, u64::from(MAX_QP_NUMBERS) - 1)
+                } as u16;
+                ev.bytes = r.range(0, 65_535) as u16;
+            }
+        }
+        i.cnp.bytes = 0;
+        i.grant_pause = r.chance(0.5);
     }
 
     /// What the neighbours do at a reset: the send queues post their first requests during the
@@ -558,7 +615,10 @@ impl MqBench {
     fn after_reset(&mut self) {
         self.posts.clear();
         self.reports.clear();
-        self.axil = AxilMaster::default();
+        self.axil = AxilMaster {
+            skew: self.spec.bus_edges,
+            ..AxilMaster::default()
+        };
         self.arb_masked.iter_mut().for_each(|m| *m = false);
         for k in 0..self.sqs.len() {
             self.sqs[k].posted_at = None;
@@ -582,6 +642,9 @@ impl MqBench {
         if t < 2 || self.spec.resets.contains(&t) {
             i.rst = true;
             self.stats.resets += 1;
+            if self.spec.reset_events {
+                self.reset_cycle_events(&mut i);
+            }
             if t == 0 || self.spec.resets.contains(&t) {
                 return i;
             }
@@ -704,12 +767,16 @@ impl MqBench {
             };
             self.stats.cnps += 1;
         }
-        // out-of-range QPs on any port left idle this cycle
-        if self.spec.bad_qp > 0.0 {
+        // out-of-range QPs on any port left idle this cycle (none exists at QPS 4096: the
+        // ports' QP numbers are 12 bits)
+        if self.spec.bad_qp > 0.0 && self.qps < MAX_QP_NUMBERS {
             for ev in [&mut i.req, &mut i.cnp, &mut i.rpt] {
                 if self.rng_bad.chance(self.spec.bad_qp) && !ev.valid {
                     ev.valid = true;
-                    ev.qp = self.rng_bad.range(u64::from(self.qps), 4095) as u16;
+                    ev.qp = self
+                        .rng_bad
+                        .range(u64::from(self.qps), u64::from(MAX_QP_NUMBERS) - 1)
+                        as u16;
                     ev.bytes = self.rng_bad.range(0, 65_535) as u16;
                 }
             }
@@ -777,6 +844,14 @@ impl MqBench {
                 self.arb_masked[q as usize] = m;
                 Access::write(window(q, reg::QP_CTRL), u32::from(m))
             }
+            // any mapped global word, or any word address below 0x800
+            4 if self.spec.bus_edges && r.chance(0.5) => Access::Read {
+                addr: if r.chance(0.5) {
+                    regmap::MAP[r.range(0, regmap::MAP.len() as u64 - 1) as usize].0
+                } else {
+                    r.range(0, 0x1FF) as u32 * 4
+                },
+            },
             4 => Access::Read {
                 addr: [
                     0x000,
@@ -812,10 +887,22 @@ impl MqBench {
                 let v = [q - 1, q, q + 1, 2 * q, 0, 1][r.range(0, 5) as usize] as u32;
                 Access::write(reg::CNP_MERGE_PERIOD, v)
             }
-            // out of range: a QP >= QPS, an unmapped window word, a read-only word written
+            // a writable global word's address with bit 11 set: unmapped, DECERR
+            _ if self.spec.bus_edges && r.chance(0.25) => {
+                let writable: Vec<u32> = regmap::MAP.iter().filter(|w| w.2).map(|w| w.0).collect();
+                let a = writable[r.range(0, writable.len() as u64 - 1) as usize];
+                Access::write(a | 0x800, r.next_u64() as u32)
+            }
+            // out of range: a QP >= QPS (below QPS 4096), an unmapped window word, a read-only
+            // word written
             _ => {
-                let bad_q = r.range(u64::from(qps), 4095) as u32;
-                match r.range(0, 3) {
+                let some_bad = qps < MAX_QP_NUMBERS;
+                let bad_q = if some_bad {
+                    r.range(u64::from(qps), u64::from(MAX_QP_NUMBERS) - 1) as u32
+                } else {
+                    0
+                };
+                match r.range(if some_bad { 0 } else { 2 }, 3) {
                     0 => Access::Read {
                         addr: window(bad_q, 0x08),
                     },
@@ -922,6 +1009,43 @@ pub fn describe_outputs(o: &MqOutputs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// At QPS 4096 every QP number a 12-bit field holds is in range, so no scenario presents an
+    /// out-of-range one (a port or a window address would need a 13th bit); the bus-edge and
+    /// reset-event draws included.
+    #[test]
+    fn qp_numbers_fit_twelve_bits_at_qps_4096() {
+        for sc in scenarios() {
+            let mut stim = (sc.stimulus)(MAX_QP_NUMBERS);
+            stim.reset_events = true;
+            stim.bus_edges = true;
+            stim.resets.push(500);
+            let mut b = MqBench::new(&stim, MAX_QP_NUMBERS, 7);
+            let mut out = MqOutputs::default();
+            for _ in 0..20_000 {
+                let i = b.next(&out);
+                for ev in [i.req, i.cnp, i.rpt] {
+                    assert!(
+                        !ev.valid || u32::from(ev.qp) < MAX_QP_NUMBERS,
+                        "{}",
+                        sc.name
+                    );
+                }
+                for (v, a) in [
+                    (i.axil.awvalid, i.axil.awaddr),
+                    (i.axil.arvalid, i.axil.araddr),
+                ] {
+                    assert!(!v || a < regmap::QP_BASE + MAX_QP_NUMBERS * regmap::QP_STRIDE);
+                }
+                // the bus answers every access at once (the checks above are on the inputs)
+                out.s_axil_awready = i.axil.awvalid && i.axil.wvalid;
+                out.s_axil_wready = out.s_axil_awready;
+                out.s_axil_arready = i.axil.arvalid;
+                out.s_axil_bvalid = i.axil.bready;
+                out.s_axil_rvalid = i.axil.rready;
+            }
+        }
+    }
 
     /// The scenarios' window words: the first ten are the writable record words the random
     /// window writes draw from, the next six the rest of the map, the last one unmapped.

@@ -313,6 +313,16 @@ pub const MQ_BINS: &[(&str, &str, &str)] = &[
     ("errors", "bad_qp_rpt", "report with QP >= QPS"),
     (
         "errors",
+        "axil_write_channels_apart",
+        "AW and W of a write offered in different cycles",
+    ),
+    (
+        "errors",
+        "reset_with_events",
+        "a reset cycle with a request, CNP or report (ignored, 4.1)",
+    ),
+    (
+        "errors",
         "bad_qp_window",
         "window access with QP >= QPS (DECERR)",
     ),
@@ -506,6 +516,8 @@ enum Bin {
     BadQpReq,
     BadQpCnp,
     BadQpRpt,
+    AxilWriteChannelsApart,
+    ResetWithEvents,
     BadQpWindow,
     DecerrGlobalUnmappedRead,
     DecerrGlobalUnmappedWrite,
@@ -588,6 +600,10 @@ impl MqCoverage {
     pub fn step(&mut self, m: &mut MqBlock, i: &MqInputs) -> MqOutputs {
         if i.rst {
             self.hw_went_off = false;
+            self.hit(
+                Bin::ResetWithEvents,
+                i.req.valid || i.cnp.valid || i.rpt.valid,
+            );
             return m.step(i);
         }
         let p = *m.params();
@@ -795,6 +811,7 @@ impl MqCoverage {
         self.hit(Bin::BadQpReq, i.req.valid && !in_range(i.req.qp));
         self.hit(Bin::BadQpCnp, i.cnp.valid && !in_range(i.cnp.qp));
         self.hit(Bin::BadQpRpt, i.rpt.valid && !in_range(i.rpt.qp));
+        self.hit(Bin::AxilWriteChannelsApart, i.axil.awvalid != i.axil.wvalid);
         let window = |a: u32| a & regmap::QP_BASE != 0;
         let win_q = |a: u32| (a >> 8) & 0xFFF;
         let win_word = |a: u32| ((a >> 2) & 0x3F) as u8;

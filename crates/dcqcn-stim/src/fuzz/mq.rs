@@ -120,7 +120,7 @@ fn global_setup(qps: u32, line_win: u32) -> impl Strategy<Value = Vec<(u32, u32)
         1 => any::<u32>().prop_map(|v| v & mask(21)),
     ]
     .boxed();
-    let dfx_qp = prop_oneof![4 => 0u32..qps.min(4), 1 => qps..4096].boxed();
+    let dfx_qp = prop_oneof![4 => 0u32..qps.min(4), 1 => qps.min(4095)..4096].boxed();
     let dfx_ctrl = prop_oneof![1 => Just(0u32), 2 => Just(1u32), 2 => Just(3u32)].boxed();
     (
         (
@@ -550,7 +550,7 @@ fn injected_config(qps: u32, line_win: u32) -> impl Strategy<Value = Vec<(&'stat
                 1 => any::<u32>().prop_map(|v| v & mask(21)),
             ],
             (any::<bool>(), any::<bool>(), 0u32..64),
-            prop_oneof![4 => 0u32..qps.min(4), 1 => qps..4096],
+            prop_oneof![4 => 0u32..qps.min(4), 1 => qps.min(4095)..4096],
         ),
     )
         .prop_map(
@@ -746,6 +746,10 @@ pub fn mq_case(qps_built: Vec<u32>) -> impl Strategy<Value = MqCase> {
             prop_oneof![5 => Just(None), 1 => prop::sample::select(vec![64u16, 256, 1500, 4096]).prop_map(Some)],
             prop_oneof![3 => Just(0.0f64), 1 => prob(1_000, 50_000)],
             prop_oneof![7 => Just(false), 1 => Just(true)],
+            (
+                prop_oneof![3 => Just(false), 1 => Just(true)],
+                prop_oneof![3 => Just(false), 1 => Just(true)],
+            ),
             injected,
         )
             .prop_map(
@@ -760,6 +764,7 @@ pub fn mq_case(qps_built: Vec<u32>) -> impl Strategy<Value = MqCase> {
                     cap_unit,
                     dup_req,
                     credit_edge,
+                    (reset_events, bus_edges),
                     initial,
                 )| {
                     let (
@@ -808,6 +813,8 @@ pub fn mq_case(qps_built: Vec<u32>) -> impl Strategy<Value = MqCase> {
                             software,
                             globals: runtime,
                             dup_req,
+                            reset_events,
+                            bus_edges,
                         },
                         initial,
                     }
