@@ -118,14 +118,7 @@ macro_rules! state_fields {
                         field: format!("state.{name}"),
                     });
                 };
-                let bits = STATE_FIELDS[k].1;
-                if v > low_mask(bits) {
-                    return Err(MqInitialError::TooWide {
-                        field: format!("state.{name}"),
-                        value: v,
-                        bits,
-                    });
-                }
+                fits_state_field(name, STATE_FIELDS[k].1, v)?;
                 match name {
                     $($name => self.$($path).+ = FieldBits::from_bits(v),)*
                     _ => unreachable!("STATE_FIELDS has {name} but set_field does not"),
@@ -153,6 +146,18 @@ macro_rules! state_fields {
             }
         };
     };
+}
+
+/// State field `name` of `bits` bits holds `v`, or the error naming it.
+fn fits_state_field(name: &str, bits: u32, v: u64) -> Result<(), MqInitialError> {
+    if v > low_mask(bits) {
+        return Err(MqInitialError::TooWide {
+            field: format!("state.{name}"),
+            value: v,
+            bits,
+        });
+    }
+    Ok(())
 }
 
 /// `a == b`, at compile time.
@@ -326,14 +331,7 @@ impl MqInitial {
     /// not is named.
     pub fn validate(&self, qps: u32) -> Result<(), MqInitialError> {
         for (k, (name, v)) in self.state.fields().into_iter().enumerate() {
-            let bits = STATE_FIELDS[k].1;
-            if v > low_mask(bits) {
-                return Err(MqInitialError::TooWide {
-                    field: format!("state.{name}"),
-                    value: v,
-                    bits,
-                });
-            }
+            fits_state_field(name, STATE_FIELDS[k].1, v)?;
         }
         for (k, map) in self.state.bitmaps.in_order().into_iter().enumerate() {
             check_bitmap(BITMAPS[k], &map.0, qps)?;
