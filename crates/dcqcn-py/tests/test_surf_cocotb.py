@@ -93,9 +93,12 @@ def test_port_names_ignore_comments_and_case():
     assert sc.entity_ports(text) == [p.lower() for p in SURF_PORTS]
 
 
-def test_unknown_test_and_case(tmp_path, monkeypatch, capsys, ):
+def test_unknown_test_and_case(tmp_path, monkeypatch, capsys):
     d = checkout(tmp_path)
     monkeypatch.setattr(sc.shutil, "which", lambda n: "/bin/true")
+    # the Python packages taken as installed: the argument checks come after them, and a fresh
+    # machine runs this test before make golden-check installs cocotb
+    monkeypatch.setattr(sc, "check_python", lambda: None)
     code, err = run(monkeypatch, capsys, "--surf-dir", d, "--test", "nope")
     assert code == 2 and err == [f"surf-cocotb: --test nope: not a test of {sc.TEST_FILE} "
                                  "(it has a_test)"]
