@@ -2,11 +2,12 @@
 -- tb_golden: replays one golden vector set (docs/golden-format.md) on dcqcn_cosim_top, cycle by cycle.
 
 -- VHDL-2008, std.textio and ieee.numeric_std only (GHDL 2.0: --std=08, no other flag). The DUT is
--- the component dcqcn_cosim_top with the ports of verilator/dcqcn_cosim_top.sv and a DATA_BYTES
--- generic, bound to the entity of that name in work: the gate-level netlist that
--- scripts/netlist2vhdl.py makes from the Verilog RTL, or the VHDL twin's wrapper
--- (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd), which run.sh binds with a configuration that also
--- sets its CLK_FREQ_HZ and LINE_RATE. The reader is golden_reader_pkg.vhd (tb_golden_mq.vhd's too);
+-- the component dcqcn_cosim_top with the golden-format-1 ports of verilator/dcqcn_cosim_top.sv (the
+-- ones compared) and a DATA_BYTES generic, bound to the entity of that name in work: the gate-level
+-- netlist that scripts/netlist2vhdl.py makes from the Verilog RTL, or the VHDL twin's wrapper
+-- (testbench/vhdl/dcqcn_cosim_top_vhdl.vhd), which run.sh binds with a configuration through a
+-- generated entity golden_twin_<key> that also sets its CLK_FREQ_HZ and LINE_RATE and leaves the
+-- wrapper's lockstep-only outputs open. The reader is golden_reader_pkg.vhd (tb_golden_mq.vhd's too);
 -- what is here is the block's: the DUT, the header's `data_bytes <n>` after the magic line
 -- `dcqcn-golden 1`, the field list, the drive and the comparison.
 --
