@@ -157,6 +157,14 @@ fn event(n: Net) -> impl Strategy<Value = Ev> {
     ]
 }
 
+/// One of the networks and a stream of up to `max_len` − 1 events on it.
+fn stream(max_len: usize) -> impl Strategy<Value = (Net, Vec<Ev>)> {
+    (0usize..3).prop_flat_map(move |w| {
+        let net = nets()[w];
+        (Just(net), prop::collection::vec(event(net), 1..max_len))
+    })
+}
+
 /// Both sides of one flow.
 struct Pair {
     net: Net,
@@ -340,17 +348,15 @@ fn boundary(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 192, ..ProptestConfig::default() })]
 
     /// From a common state, one event: the same rule, and windows within the rounding of
     /// spec-nscc 11: the reciprocal's 1/256 of a quotient, which is at most the window's ceiling,
     /// plus 2 bytes.
     #[test]
     fn one_event_from_a_common_state(
-        (which, events) in (0usize..3)
-            .prop_flat_map(|w| (Just(w), prop::collection::vec(event(nets()[w]), 1..400))),
+        (net, events) in stream(400),
     ) {
-        let net = nets()[which];
         let mut pair = Pair::new(net);
         for ev in &events {
             pair.sync();
@@ -364,10 +370,6 @@ proptest! {
                 "cwnd fixed {} vs reference {} after {:?} (from {})", a, b, ev, before);
         }
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// Long streams without re-synchronisation: after every event the windows differ by at most
     /// 1 % of MaxWnd plus 2 bytes (spec-nscc 11). Where a decision compares a
@@ -377,10 +379,8 @@ proptest! {
     /// set to the fixed point's state and the stream goes on. Any other difference of rule fails.
     #[test]
     fn long_streams_track_the_reference(
-        (which, events) in (0usize..3)
-            .prop_flat_map(|w| (Just(w), prop::collection::vec(event(nets()[w]), 1..2000))),
+        (net, events) in stream(2000),
     ) {
-        let net = nets()[which];
         let mut pair = Pair::new(net);
         for (k, ev) in events.iter().enumerate() {
             let before = *pair.fl.state();

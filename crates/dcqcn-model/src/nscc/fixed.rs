@@ -376,6 +376,19 @@ struct StampSet {
     qa: bool,
 }
 
+/// One execution's inputs as read (spec-nscc 6.1: every name without a prime), shared by the
+/// rules of each event kind.
+struct Exec<'a> {
+    /// The flow's memories as read.
+    f: &'a NsccFlow,
+    gbytes: u32,
+    old: bool,
+    now: u32,
+    ev: &'a Event,
+    r: &'a NsccRegs,
+    line_win: u32,
+}
+
 /// The ACK process's execution of `ev` on one flow (spec-nscc 5, 6): from the flow's memories as
 /// read (`f`, its `gbytes`, its `old` bit) at `now`, the memories it writes. `line_win` is the
 /// block's `LINE_WIN`. The outcome names the rule taken, in the floating-point reference's terms,
@@ -389,33 +402,31 @@ pub fn execute(
     r: &NsccRegs,
     line_win: u32,
 ) -> (NsccFlow, AckOutcome) {
+    let x = Exec {
+        f,
+        gbytes,
+        old,
+        now,
+        ev,
+        r,
+        line_win,
+    };
     let mut s = *f;
     let mut out = AckOutcome::default();
     let mut set = StampSet::default();
-    let age = |stamp: u32| -> u32 {
-        if old {
-            AGE_MAX
-        } else {
-            now.wrapping_sub(stamp).min(AGE_MAX)
-        }
-    };
-    let n = ev.bytes;
-    s.abytes = f.abytes.wrapping_add(n);
+    s.abytes = f.abytes.wrapping_add(ev.bytes);
     if r.cc_en {
         match ev.kind {
-            EventKind::Ack => ack(&mut s, f, gbytes, ev, r, line_win, &age, &mut set, &mut out),
-            EventKind::TrimmedNack => {
-                trimmed_nack(&mut s, f, gbytes, ev, r, line_win, &age, &mut set)
-            }
+            EventKind::Ack => x.ack(&mut s, &mut set, &mut out),
+            EventKind::TrimmedNack => x.trimmed_nack(&mut s, &mut set),
             EventKind::OtherNack => {
                 if let Some(rtt) = ev.rtt {
                     base_rtt_sample(&mut s, rtt, line_win);
                 }
             }
             EventKind::Loss => {
-                let mtu = u64::from(r.mtu_eff());
-                s.cwnd = (u64::from(s.cwnd).saturating_sub(u64::from(n) << 8)).max(mtu << 8) as u32;
-                s.ignored = sat(u64::from(s.ignored) + u64::from(n), 32) as u32;
+                x.shrink_by_packet(&mut s);
+                s.ignored = sat(u64::from(s.ignored) + u64::from(ev.bytes), 32) as u32;
             }
         }
     }
@@ -424,7 +435,7 @@ pub fn execute(
         if was_set {
             now
         } else {
-            now.wrapping_sub(age(stamp))
+            now.wrapping_sub(x.age(stamp))
         }
     };
     s.t_adj = keep(set.adj, f.t_adj);
@@ -456,194 +467,194 @@ enum Qa {
     Fired,
 }
 
-/// Step 6. `loss`: a trimmed NACK's call (fires without a delay test); `delay`: the ACK's delay.
-#[allow(clippy::too_many_arguments)]
-fn quick_adapt(
-    s: &mut NsccFlow,
-    r: &NsccRegs,
-    ecn: bool,
-    loss: bool,
-    delay: u32,
-    infl: i32,
-    qa_age: u32,
-    set: &mut StampSet,
-) -> Qa {
-    if !r.qa_en {
-        return Qa::No;
-    }
-    let mut result = Qa::No;
-    if s.ignored < s.to_ignore && ecn {
-        result = Qa::Ignored;
-    } else if !s.qa_armed || u64::from(qa_age) >= u64::from(s.base_rtt) + u64::from(r.target) {
-        let mtu = r.mtu_eff();
-        let maxw = s.max_wnd.max(mtu);
-        let fire = s.qa_armed
-            && (s.trigger_qa || loss || (r.qa_delay != 0 && delay > r.qa_delay))
-            && (u64::from(s.achieved) << r.qa_gate) < u64::from(maxw);
-        if fire {
-            s.cwnd = s.achieved.max(mtu) << 8;
-            s.to_ignore = infl.max(0) as u32;
-            s.ignored = 0;
-            s.trigger_qa = false;
-            result = Qa::Fired;
+impl Exec<'_> {
+    /// `age(s)` of spec-nscc 6.1.
+    fn age(&self, stamp: u32) -> u32 {
+        if self.old {
+            AGE_MAX
+        } else {
+            self.now.wrapping_sub(stamp).min(AGE_MAX)
         }
-        s.achieved = 0;
-        set.qa = true;
-        s.qa_armed = true;
     }
-    if result != Qa::No {
-        s.inc = 0;
-        s.received = 0;
-    }
-    result
-}
 
-/// Spec-nscc 6.2: an ACK.
-#[allow(clippy::too_many_arguments)]
-fn ack(
-    s: &mut NsccFlow,
-    f: &NsccFlow,
-    gbytes: u32,
-    ev: &Event,
-    r: &NsccRegs,
-    line_win: u32,
-    age: &dyn Fn(u32) -> u32,
-    set: &mut StampSet,
-    out: &mut AckOutcome,
-) {
-    let n = u64::from(ev.bytes);
-    let mtu = u64::from(r.mtu_eff());
-    // Step 1.
-    let infl = s.inflight(gbytes);
-    s.ignored = sat(u64::from(f.ignored) + n, 32) as u32;
-    s.received = sat(u64::from(f.received) + n, 32) as u32;
-    s.achieved = sat(u64::from(f.achieved) + n, 32) as u32;
-    // Step 2.
-    let rlim = ev.pend > 0;
-    if rlim {
-        if s.saved == 0 {
-            s.saved = s.cwnd;
-        }
-        let dec = (u64::from(ev.pend) * n) >> 7;
-        let c = i64::from(s.cwnd).min(i64::from(infl) << 8) - ((dec as i64) << 8);
-        s.cwnd = c.max((mtu as i64) << 8) as u32;
-        out.penalty = true;
-    } else if ev.rc && s.saved != 0 {
-        s.cwnd = s.saved;
-        s.saved = 0;
-        out.restored = true;
+    fn mtu(&self) -> u64 {
+        u64::from(self.r.mtu_eff())
     }
-    // Step 3.
-    let Some(rtt) = ev.rtt else {
-        return;
-    };
-    out.rtt_valid = true;
-    // Step 4.
-    base_rtt_sample(s, rtt, line_win);
-    let delay = rtt - s.base_rtt;
-    // Step 5.
-    average(s, delay, r.ewma_shift);
-    // Step 6.
-    match quick_adapt(s, r, ev.ecn, false, delay, infl, age(f.t_qa), set) {
-        Qa::Fired => {
-            out.qa_fired = true;
-            return;
-        }
-        Qa::Ignored => {
-            out.qa_ignored = true;
-            return;
-        }
-        Qa::No => {}
+
+    /// A trimmed NACK's or a loss's `C = max(C − n · 256, mtu · 256)` (spec-nscc 6.3).
+    fn shrink_by_packet(&self, s: &mut NsccFlow) {
+        let n = u64::from(self.ev.bytes);
+        s.cwnd = (u64::from(s.cwnd).saturating_sub(n << 8)).max(self.mtu() << 8) as u32;
     }
-    let maxw = u64::from(s.max_wnd).max(mtu);
-    // Step 7.
-    let tgt = r.target;
-    out.case = Some(match (ev.ecn, delay >= tgt) {
-        (false, _) if rlim => AckCase::ReceiverLimited,
-        (false, true) => {
-            s.inc = (s.inc + u64::from(r.fi) * n).min(INC_MAX);
-            AckCase::FairIncrease
+
+    /// Step 6. `loss`: a trimmed NACK's call (fires without a delay test); `delay`: the ACK's
+    /// delay.
+    fn quick_adapt(
+        &self,
+        s: &mut NsccFlow,
+        ecn: bool,
+        loss: bool,
+        delay: u32,
+        set: &mut StampSet,
+    ) -> Qa {
+        let r = self.r;
+        if !r.qa_en {
+            return Qa::No;
         }
-        (false, false) => {
-            let mut fast = false;
-            if delay < r.fi_delay {
-                s.fi_count = sat(u64::from(s.fi_count) + n, 32) as u32;
-                if (u64::from(s.fi_count) << 8) > u64::from(s.cwnd) || s.increase {
-                    let grown = u64::from(s.cwnd) + ((n * u64::from(r.fi_scale)) >> 8);
-                    s.cwnd = grown.min(maxw << 8) as u32;
-                    s.increase = true;
-                    fast = true;
+        let mut result = Qa::No;
+        if s.ignored < s.to_ignore && ecn {
+            result = Qa::Ignored;
+        } else if !s.qa_armed
+            || u64::from(self.age(self.f.t_qa)) >= u64::from(s.base_rtt) + u64::from(r.target)
+        {
+            let mtu = r.mtu_eff();
+            let maxw = s.max_wnd.max(mtu);
+            let fire = s.qa_armed
+                && (s.trigger_qa || loss || (r.qa_delay != 0 && delay > r.qa_delay))
+                && (u64::from(s.achieved) << r.qa_gate) < u64::from(maxw);
+            if fire {
+                s.cwnd = s.achieved.max(mtu) << 8;
+                s.to_ignore = s.inflight(self.gbytes).max(0) as u32;
+                s.ignored = 0;
+                s.trigger_qa = false;
+                result = Qa::Fired;
+            }
+            s.achieved = 0;
+            set.qa = true;
+            s.qa_armed = true;
+        }
+        if result != Qa::No {
+            s.inc = 0;
+            s.received = 0;
+        }
+        result
+    }
+
+    /// Spec-nscc 6.2: an ACK.
+    fn ack(&self, s: &mut NsccFlow, set: &mut StampSet, out: &mut AckOutcome) {
+        let (f, ev, r) = (self.f, self.ev, self.r);
+        let n = u64::from(ev.bytes);
+        let mtu = self.mtu();
+        // Step 1.
+        let infl = s.inflight(self.gbytes);
+        s.ignored = sat(u64::from(f.ignored) + n, 32) as u32;
+        s.received = sat(u64::from(f.received) + n, 32) as u32;
+        s.achieved = sat(u64::from(f.achieved) + n, 32) as u32;
+        // Step 2.
+        let rlim = ev.pend > 0;
+        if rlim {
+            if s.saved == 0 {
+                s.saved = s.cwnd;
+            }
+            let dec = (u64::from(ev.pend) * n) >> 7;
+            let c = i64::from(s.cwnd).min(i64::from(infl) << 8) - ((dec as i64) << 8);
+            s.cwnd = c.max((mtu as i64) << 8) as u32;
+            out.penalty = true;
+        } else if ev.rc && s.saved != 0 {
+            s.cwnd = s.saved;
+            s.saved = 0;
+            out.restored = true;
+        }
+        // Step 3.
+        let Some(rtt) = ev.rtt else {
+            return;
+        };
+        out.rtt_valid = true;
+        // Step 4.
+        base_rtt_sample(s, rtt, self.line_win);
+        let delay = rtt - s.base_rtt;
+        // Step 5.
+        average(s, delay, r.ewma_shift);
+        // Step 6.
+        match self.quick_adapt(s, ev.ecn, false, delay, set) {
+            Qa::Fired => {
+                out.qa_fired = true;
+                return;
+            }
+            Qa::Ignored => {
+                out.qa_ignored = true;
+                return;
+            }
+            Qa::No => {}
+        }
+        let maxw = u64::from(s.max_wnd).max(mtu);
+        // Step 7.
+        let tgt = r.target;
+        out.case = Some(match (ev.ecn, delay >= tgt) {
+            (false, _) if rlim => AckCase::ReceiverLimited,
+            (false, true) => {
+                s.inc = (s.inc + u64::from(r.fi) * n).min(INC_MAX);
+                AckCase::FairIncrease
+            }
+            (false, false) => {
+                let mut fast = false;
+                if delay < r.fi_delay {
+                    s.fi_count = sat(u64::from(s.fi_count) + n, 32) as u32;
+                    if (u64::from(s.fi_count) << 8) > u64::from(s.cwnd) || s.increase {
+                        let grown = u64::from(s.cwnd) + ((n * u64::from(r.fi_scale)) >> 8);
+                        s.cwnd = grown.min(maxw << 8) as u32;
+                        s.increase = true;
+                        fast = true;
+                    }
+                } else {
+                    s.fi_count = 0;
                 }
-            } else {
-                s.fi_count = 0;
+                if fast {
+                    AckCase::FastIncrease
+                } else {
+                    s.increase = false;
+                    let p = sat((u64::from(r.alpha) * u64::from(tgt - delay)) >> 16, 24);
+                    s.inc = (s.inc + p * n).min(INC_MAX);
+                    AckCase::ProportionalIncrease
+                }
             }
-            if fast {
-                AckCase::FastIncrease
-            } else {
+            (true, true) => {
                 s.increase = false;
-                let p = sat((u64::from(r.alpha) * u64::from(tgt - delay)) >> 16, 24);
-                s.inc = (s.inc + p * n).min(INC_MAX);
-                AckCase::ProportionalIncrease
+                s.fi_count = 0;
+                let tgt_q8 = u64::from(tgt) << 8;
+                let avg = u64::from(s.avg);
+                let applied = avg > tgt_q8 && self.age(f.t_dec) > s.base_rtt;
+                if applied {
+                    let d = avg - tgt_q8;
+                    let (rc, e) = recip(avg);
+                    let frac = ((d * rc) >> e).min(65_536);
+                    let red = ((u64::from(r.gamma.min(256)) * frac) >> 8).min(32_768);
+                    let c = u64::from(s.cwnd);
+                    s.cwnd = (c - ((c * red) >> 16)).max(mtu << 8) as u32;
+                    set.dec = true;
+                }
+                AckCase::MultiplicativeDecrease { applied }
             }
+            (true, false) => AckCase::Hold,
+        });
+        // Step 8.
+        let period = self.age(f.t_adj) >= r.adjust_period;
+        if period || s.received > r.adjust_bytes {
+            let x = u64::from(s.cwnd >> 8).max(1);
+            let (rc, e) = recip(x);
+            let q = sat((s.inc * rc) >> (8 + e), 32);
+            let eta = if period { u64::from(r.eta) } else { 0 };
+            s.cwnd = (u64::from(s.cwnd) + q + eta).min(maxw << 8) as u32;
+            s.inc = 0;
+            s.received = 0;
+            set.adj |= period;
+            out.adjusted = true;
+            out.eta_added = period;
         }
-        (true, true) => {
-            s.increase = false;
-            s.fi_count = 0;
-            let tgt_q8 = u64::from(tgt) << 8;
-            let avg = u64::from(s.avg);
-            let applied = avg > tgt_q8 && age(f.t_dec) > s.base_rtt;
-            if applied {
-                let d = avg - tgt_q8;
-                let (rc, e) = recip(avg);
-                let frac = ((d * rc) >> e).min(65_536);
-                let red = ((u64::from(r.gamma.min(256)) * frac) >> 8).min(32_768);
-                let c = u64::from(s.cwnd);
-                s.cwnd = (c - ((c * red) >> 16)).max(mtu << 8) as u32;
-                set.dec = true;
-            }
-            AckCase::MultiplicativeDecrease { applied }
-        }
-        (true, false) => AckCase::Hold,
-    });
-    // Step 8.
-    let period = age(f.t_adj) >= r.adjust_period;
-    if period || s.received > r.adjust_bytes {
-        let x = u64::from(s.cwnd >> 8).max(1);
-        let (rc, e) = recip(x);
-        let q = sat((s.inc * rc) >> (8 + e), 32);
-        let eta = if period { u64::from(r.eta) } else { 0 };
-        s.cwnd = (u64::from(s.cwnd) + q + eta).min(maxw << 8) as u32;
-        s.inc = 0;
-        s.received = 0;
-        set.adj |= period;
-        out.adjusted = true;
-        out.eta_added = period;
     }
-}
 
-/// Spec-nscc 6.3: a trimmed NACK.
-#[allow(clippy::too_many_arguments)]
-fn trimmed_nack(
-    s: &mut NsccFlow,
-    f: &NsccFlow,
-    gbytes: u32,
-    ev: &Event,
-    r: &NsccRegs,
-    line_win: u32,
-    age: &dyn Fn(u32) -> u32,
-    set: &mut StampSet,
-) {
-    let n = u64::from(ev.bytes);
-    let mtu = u64::from(r.mtu_eff());
-    if let Some(rtt) = ev.rtt {
-        base_rtt_sample(s, rtt, line_win);
-    }
-    average(s, r.base_rtt.max(1), r.ewma_shift);
-    s.ignored = sat(u64::from(f.ignored) + n, 32) as u32;
-    s.trigger_qa = true;
-    let infl = s.inflight(gbytes);
-    if quick_adapt(s, r, true, true, 0, infl, age(f.t_qa), set) == Qa::No {
-        s.cwnd = (u64::from(s.cwnd).saturating_sub(n << 8)).max(mtu << 8) as u32;
+    /// Spec-nscc 6.3: a trimmed NACK.
+    fn trimmed_nack(&self, s: &mut NsccFlow, set: &mut StampSet) {
+        let n = u64::from(self.ev.bytes);
+        if let Some(rtt) = self.ev.rtt {
+            base_rtt_sample(s, rtt, self.line_win);
+        }
+        average(s, self.r.base_rtt.max(1), self.r.ewma_shift);
+        s.ignored = sat(u64::from(self.f.ignored) + n, 32) as u32;
+        s.trigger_qa = true;
+        if self.quick_adapt(s, true, true, 0, set) == Qa::No {
+            self.shrink_by_packet(s);
+        }
     }
 }
 
