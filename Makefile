@@ -61,7 +61,8 @@ help:
 	@echo "make gen     regenerate every copy of the comparison record (crates/dcqcn-gen) and of the register map (make regmap)"
 	@echo "make gen-check  fail when a file generated from the snapshot! list is stale (make test runs it)"
 	@echo "make regmap  regenerate the spec 6.2 tables, C header, PyRogue device, JSON and Rust regmap from regmap/dcqcn_regs.rdl,"
-	@echo "             and those of the multi-QP block (spec-mq 6) from regmap/dcqcn_mq_regs.rdl"
+	@echo "             those of the multi-QP block (spec-mq 6) from regmap/dcqcn_mq_regs.rdl and of nscc_mq"
+	@echo "             (spec-nscc 8) from regmap/nscc_mq_regs.rdl"
 	@echo "make regmap-check  fail when a generated register-map file is stale; C header and PyRogue tests"
 	@echo "make hdl-package-check  FuseSoC core (lint, VHDL, Icarus sim targets) and the RTL file lists against rtl/"
 

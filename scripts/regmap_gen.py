@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Generates every register-map artefact from the register-map sources (SystemRDL): regmap/dcqcn_regs.rdl
-(the rate limiter dcqcn_rl, docs/spec.md 6.2) and regmap/dcqcn_mq_regs.rdl (the multi-QP block
-dcqcn_mq, docs/spec-mq.md 6).
+(the rate limiter dcqcn_rl, docs/spec.md 6.2), regmap/dcqcn_mq_regs.rdl (the multi-QP block
+dcqcn_mq, docs/spec-mq.md 6) and regmap/nscc_mq_regs.rdl (NSCC on the per-flow engine, nscc_mq,
+docs/spec-nscc.md 8).
 
     scripts/regmap_gen.py            regenerate the committed files in place (make regmap)
     scripts/regmap_gen.py --check    regenerate into a temporary directory and fail (exit 1) when a
@@ -10,21 +11,25 @@ dcqcn_mq, docs/spec-mq.md 6).
     scripts/regmap_gen.py --out DIR  write the files under DIR (same relative paths)
 
 Generated from each source by the same functions (paths relative to the repository root; RL: from
-regmap/dcqcn_regs.rdl, MQ: from regmap/dcqcn_mq_regs.rdl):
-    regmap/dcqcn_regs.json, regmap/dcqcn_mq_regs.json
+regmap/dcqcn_regs.rdl, MQ: from regmap/dcqcn_mq_regs.rdl, NSCC: from regmap/nscc_mq_regs.rdl; MQ
+and NSCC are blocks with a window array and are written alike):
+    regmap/dcqcn_regs.json, regmap/dcqcn_mq_regs.json, regmap/nscc_mq_regs.json
                                         machine-readable export (crates/dcqcn-cosim/tests/regmap/);
-                                        MQ adds `window`, the per-QP array (base, stride, count)
-    sw/c/dcqcn_regs.h, sw/c/dcqcn_mq_regs.h
+                                        MQ and NSCC add `window`, the per-QP array (base, stride,
+                                        count)
+    sw/c/dcqcn_regs.h, sw/c/dcqcn_mq_regs.h, sw/c/nscc_mq_regs.h
                                         C header: PeakRDL-cheader's field macros and struct, plus
-                                        word offsets and word reset values (MQ: also the window's
-                                        words and DCQCN_MQ_REGS_QP_ADDR(q, off))
-    sw/python/dcqcn_rogue.py, sw/python/dcqcn_mq_rogue.py
-                                        PyRogue Device, one RemoteVariable per field (MQ: one
-                                        Device per QP window, added with addNodes)
-    crates/dcqcn-model/src/regmap.rs, crates/dcqcn-model/src/mq/regmap.rs
-                                        the Rust register map (addresses, MAP, FIELDS; MQ: also the
-                                        window's QP_BASE, QP_STRIDE, offsets, QP_MAP, QP_FIELDS)
-    docs/spec.md (6.2), docs/spec-mq.md (6.2, 6.3)
+                                        word offsets and word reset values (MQ, NSCC: also the
+                                        window's words and <PREFIX>_QP_ADDR(q, off))
+    sw/python/dcqcn_rogue.py, sw/python/dcqcn_mq_rogue.py, sw/python/nscc_mq_rogue.py
+                                        PyRogue Device, one RemoteVariable per field (MQ, NSCC: one
+                                        Device per window, added with addNodes)
+    crates/dcqcn-model/src/regmap.rs, crates/dcqcn-model/src/mq/regmap.rs,
+    crates/dcqcn-model/src/nscc/regmap.rs
+                                        the Rust register map (addresses, MAP, FIELDS; MQ, NSCC:
+                                        also the window's QP_BASE, QP_STRIDE, offsets, QP_MAP,
+                                        QP_FIELDS)
+    docs/spec.md (6.2), docs/spec-mq.md (6.2, 6.3), docs/spec-nscc.md (8.1, 8.3)
                                         the tables, between the GENERATED markers
 RL only:
     rtl/dcqcn_regmap.svh                the SV word addresses ADDR_<NAME>, between the markers
@@ -77,6 +82,15 @@ MQ_ROGUE_OUT = "sw/python/dcqcn_mq_rogue.py"
 MQ_RUST_OUT = "crates/dcqcn-model/src/mq/regmap.rs"
 MQ_SPEC = "docs/spec-mq.md"
 
+# NSCC on the per-flow engine, nscc_mq (docs/spec-nscc.md 8): the engine's parameters (spec-nscc 2
+# is spec-mq 2); its NSCC registers' resets depend on none of them.
+NSCC_SOURCE = "regmap/nscc_mq_regs.rdl"
+NSCC_JSON_OUT = "regmap/nscc_mq_regs.json"
+NSCC_C_OUT = "sw/c/nscc_mq_regs.h"
+NSCC_ROGUE_OUT = "sw/python/nscc_mq_rogue.py"
+NSCC_RUST_OUT = "crates/dcqcn-model/src/nscc/regmap.rs"
+NSCC_SPEC = "docs/spec-nscc.md"
+
 # The parameters the `reset` values in the source are given at (spec 2 defaults).
 DEFAULTS = {"DATA_BYTES": 8, "CLK_FREQ_HZ": 156_250_000, "LINE_RATE": 1_250_000_000}
 # reset_param names and how the spec writes them
@@ -92,6 +106,7 @@ PARAM_TEXT = {
 MQ_DEFAULTS = {"QPS": 1024, "CLK_FREQ_HZ": 156_250_000, "LINE_RATE": 1_250_000_000}
 MQ_PARAM_TEXT = {n: n for n in ("QPS", "LINE_WIN", "MERGE_RESET", "ALPHA_RESET", "NOCNP_RESET",
                                 "CNP_TIMER_RESET", "AI_RESET", "HAI_RESET", "RMIN_RESET")}
+NSCC_PARAM_TEXT = {n: n for n in ("QPS", "LINE_WIN")}
 ACCESS_TEXT = {"RW": "RW", "RO": "RO", "W": "W, reads 0"}
 ROGUE_MODE = {"RW": "RW", "RO": "RO", "W": "WO"}
 RUST_ACCESS = {"RW": "Access::ReadWrite", "RO": "Access::ReadOnly", "W": "Access::WriteOnly"}
@@ -167,6 +182,10 @@ class Block:
     comma_from: int             # the tables write numbers from this one on with thousands separators
     decode_text: str            # how the global words are decoded, for the C header's comment
     window_param: str = None    # the parameter a window array's count is (shown at its default)
+    window_unit: str = "QP"     # what a window belongs to, as the texts name it ("QP q's window")
+    map_ref: str = ""           # the spec sections the Rust map of a window block cites: the map,
+    global_ref: str = ""        # its global words and its window (the protocol is spec-mq 6.1's
+    window_ref: str = ""        # for every such block)
     rogue_class: str = ""
     rogue_desc: str = ""
     rogue_doc: tuple = ()       # the PyRogue module's docstring, after its first line
@@ -197,7 +216,7 @@ MQ = Block(
     fields_note="`state`: the field of the lockstep's state record (spec-mq 8.1) the field shows, "
                 "`cfg_*` the configuration registers; `view`: the storage entry it shows",
     comma_from=1_000, decode_text="decode uses addr[11:2] when addr[20:12] = 0",
-    window_param="QPS",
+    window_param="QPS", map_ref="spec-mq 6", global_ref="spec-mq 6.2", window_ref="spec-mq 6.3",
     rogue_class="DcqcnMqRegs", rogue_desc="Multi-QP DCQCN engine registers",
     rogue_doc=("PyRogue Devices for the multi-QP DCQCN block's AXI4-Lite registers (docs/spec-mq.md",
                "6.2, 6.3).",
@@ -209,7 +228,29 @@ MQ = Block(
                "`cnt_grant_bytes_hi`; `cnt_clear`, `dfx_clear` and `qp_clear` act when written 1."),
 )
 
-BLOCKS = [RL, MQ]
+NSCC = Block(
+    source=NSCC_SOURCE, json_out=NSCC_JSON_OUT, c_out=NSCC_C_OUT, rogue_out=NSCC_ROGUE_OUT,
+    rust_out=NSCC_RUST_OUT, spec=NSCC_SPEC, defaults=MQ_DEFAULTS, param_text=NSCC_PARAM_TEXT,
+    param_value=mq_param_value, defaults_text="QPS = 1,024, 156.25 MHz, L = 1.25e9 B/s",
+    fields_note="`state`: the field of the lockstep's state record (spec-nscc 10, as spec-mq 8.1) "
+                "the field shows, `cfg_*` the configuration registers; `view`: the storage entry "
+                "it shows",
+    comma_from=1_000, decode_text="decode uses addr[11:2] when addr[20:12] = 0",
+    window_param="QPS", window_unit="flow", map_ref="spec-nscc 8", global_ref="spec-nscc 8.1",
+    window_ref="spec-nscc 8.3",
+    rogue_class="NsccMqRegs", rogue_desc="NSCC per-flow engine registers",
+    rogue_doc=("PyRogue Devices for the AXI4-Lite registers of nscc_mq, NSCC on the per-flow engine",
+               "(docs/spec-nscc.md 8.1, 8.3).",
+               "",
+               "One RemoteVariable per field of regmap/nscc_mq_regs.rdl. `NsccMqRegs` holds the global",
+               "words and one `NsccMqQp` per flow window (`qps` of them, default 1,024: pass the block's",
+               "QPS), named qp[0], qp[1], ... at 0x100000 + q * 0x100; a window access completes at the",
+               "flow's first visit without an ACK-process execution (spec-nscc 7). Reading",
+               "`cnt_grant_bytes_lo` latches the high word into `cnt_grant_bytes_hi`; `cnt_clear` and",
+               "`qp_clear` act when written 1."),
+)
+
+BLOCKS = [RL, MQ, NSCC]
 
 
 def outputs_of(blk):
@@ -498,13 +539,15 @@ def spec_tables(m, blk=RL):
         out["regmap-window"] = "\n".join(
             [begin, ""]
             + words_table(win["words"], "off", digits,
-                          f"Words of QP q's window (`{win['name']}[q]`, offsets from {where}; a write "
-                          "to a word without a writable field, and any access to the window of a QP "
-                          f"≥ `{win['count_param']}`, answers DECERR; reset: the value after the init "
+                          f"Words of {blk.window_unit} q's window (`{win['name']}[q]`, offsets from "
+                          f"{where}; a write to a word without a writable field, and any access to "
+                          f"the window of a {blk.window_unit} ≥ `{win['count_param']}`, answers "
+                          "DECERR; reset: the value after the init "
                           f"round at the default parameters {blk.defaults_text}):")
             + [""]
             + fields_table(blk, win["words"], "off", digits,
-                           "Fields (`shows`: the memory field or bitmap bit of QP q the field shows):",
+                           f"Fields (`shows`: the memory field or bitmap bit of {blk.window_unit} q "
+                           "the field shows):",
                            "shows")
             + ["", end])
     return out
@@ -546,11 +589,13 @@ def c_header(m, root, tmp, blk=RL):
     if win:
         a = f"{prefix}_{win['name'].upper()}"
         extra += [
-            f"// The per-QP windows: {win['name']}[q] at {a}_BASE + q * {a}_STRIDE, {a}_COUNT of them at",
+            f"// The per-{blk.window_unit} windows: {win['name']}[q] at {a}_BASE + q * {a}_STRIDE, "
+            f"{a}_COUNT of them at",
             f"// the default {win['count_param']} (at another, {win['count_param']}). Window word byte "
             "offsets from the window's base,",
             "// named as PeakRDL-cheader names the array's fields, and their reset values (after the",
-            "// init round). " + f"{a}_ADDR(q, off): the byte address of word `off` of QP q's window.",
+            "// init round). " + f"{a}_ADDR(q, off): the byte address of word `off` of "
+            f"{blk.window_unit} q's window.",
             f"#define {a}_BASE 0x{win['base']:x}u",
             f"#define {a}_STRIDE 0x{win['stride']:x}u",
             f"#define {a}_COUNT {win['count']}u",
@@ -643,7 +688,7 @@ def rogue_device(m, blk=RL):
         lines += [
             "",
             f"        # 0x{win['base']:X} + q * 0x{win['stride']:X}: {win['name']}[q], the window of "
-            f"QP q, for q < {win['count_param']}",
+            f"{blk.window_unit} q, for q < {win['count_param']}",
             f"        self.addNodes({cls}, number={win['count_param'].lower()}, "
             f"stride=0x{win['stride']:X}, name={py_str(win['name'])}, offset=0x{win['base']:X})",
         ]
@@ -808,18 +853,20 @@ def rust_regmap(m, blk=RL):
 
 
 def rust_window_regmap(m, blk):
-    """The Rust register map of a block with a window array (dcqcn_mq, spec-mq 6): the global
-    words, the per-QP window's geometry and words, the fields of each, and the two decodes."""
+    """The Rust register map of a block with a window array (dcqcn_mq, spec-mq 6; nscc_mq,
+    spec-nscc 8): the global words, the per-QP window's geometry and words, the fields of each,
+    and the two decodes. Every such block follows the protocol of spec-mq 6.1."""
     win = m["window"]
     bits = m["decode_bits"]
     digits = len(f"{win['stride'] - 1:X}")
     span = min(1 << 12, win["base"])
     p = win["count_param"]
+    unit = blk.window_unit
     out = [
-        f"//! The register map of `{m['name'].removesuffix('_regs')}` (spec-mq 6): the global words "
-        f"(addresses below 0x{span:X}, decoded",
-        f"//! on addr[11:2]), QP q's window of 0x{win['stride']:X} bytes at `QP_BASE + q * QP_STRIDE` "
-        f"for q < `{p}`, and",
+        f"//! The register map of `{m['name'].removesuffix('_regs')}` ({blk.map_ref}): the global "
+        f"words (addresses below 0x{span:X}, decoded",
+        f"//! on addr[11:2]), {unit} q's window of 0x{win['stride']:X} bytes at "
+        f"`QP_BASE + q * QP_STRIDE` for q < `{p}`, and",
         "//! the fields of both. Addresses are "
         f"{bits} bits; addr[1:0] is ignored (spec-mq 6.1).",
         "//!",
@@ -829,7 +876,7 @@ def rust_window_regmap(m, blk):
         f"/// Address bits decoded (spec-mq 6.1).",
         f"pub const DECODE_BITS: u32 = {bits};",
         "",
-        "/// Global word addresses (spec-mq 6.2).",
+        f"/// Global word addresses ({blk.global_ref}).",
     ]
     out += rust_consts(m["words"], "u32", 3)
     out += [""] + rust_map(
@@ -837,32 +884,34 @@ def rust_window_regmap(m, blk):
         m["words"], "u32")
     out += [
         "",
-        f"/// The byte address of QP 0's window (spec-mq 6.1, 6.3).",
+        f"/// The byte address of {unit} 0's window "
+        f"(spec-mq 6.1, {blk.window_ref.removeprefix('spec-mq ')}).",
         f"pub const QP_BASE: u32 = {blocks.rust_hex(win['base'])};",
-        "/// The bytes from one QP's window to the next.",
+        f"/// The bytes from one {unit}'s window to the next.",
         f"pub const QP_STRIDE: u32 = {blocks.rust_hex(win['stride'])};",
         f"/// The windows at the default `{p}` (at another, `{p}` of them).",
         f"pub const QP_COUNT: u32 = {rust_int(win['count'])};",
         "",
-        "/// Word offsets in a QP's window (spec-mq 6.3).",
+        f"/// Word offsets in a {unit}'s window ({blk.window_ref}).",
     ]
     out += rust_consts(win["words"], "u32", digits)
     out += [""] + rust_map(
         "QP_MAP",
-        "Every mapped word of a QP's window (its offset), with its name and whether it accepts writes.",
+        f"Every mapped word of a {unit}'s window (its offset), with its name and whether it accepts "
+        "writes.",
         win["words"], "u32")
     out += [""] + rust_field_type(
         "u32", "The word's byte address (a window field: the word's offset in the window).",
         ["The reset value at `MqParams::DEFAULT` (some depend on the parameters: spec-mq 2); a",
-         "window field's is its value after the init round (spec-mq 6.3)."])
+         f"window field's is its value after the init round ({blk.window_ref})."])
     out += [""] + rust_fields("FIELDS", "Every global field, word by word, least significant first.",
                               m["words"])
     out += [""] + rust_fields(
-        "QP_FIELDS", "Every field of a QP's window, word by word, least significant first.",
+        "QP_FIELDS", f"Every field of a {unit}'s window, word by word, least significant first.",
         win["words"])
     out += [
         "",
-        "/// The byte address of word `offset` of QP `q`'s window.",
+        f"/// The byte address of word `offset` of {unit} `q`'s window.",
         "pub const fn qp_addr(q: u32, offset: u32) -> u32 {",
         "    QP_BASE + q * QP_STRIDE + offset",
         "}",
@@ -877,8 +926,9 @@ def rust_window_regmap(m, blk):
         "    MAP.iter().find(|(w, _, _)| *w == a & !3)",
         "}",
         "",
-        "/// The QP and the mapped window word at `addr`, if any (bits above `DECODE_BITS` ignored).",
-        f"/// The QP may be `{p}` or more: such an access answers DECERR (spec-mq 6.1).",
+        f"/// The {unit} and the mapped window word at `addr`, if any (bits above `DECODE_BITS` "
+        "ignored).",
+        f"/// The {unit} may be `{p}` or more: such an access answers DECERR (spec-mq 6.1).",
         "pub fn qp_lookup(addr: u32) -> Option<(u32, &'static (u32, &'static str, bool))> {",
         "    let a = (addr & ((1 << DECODE_BITS) - 1)).checked_sub(QP_BASE)?;",
         "    let offset = (a % QP_STRIDE) & !3;",

@@ -10,3 +10,4 @@
 
 pub mod fixed;
 pub mod reference;
+pub mod regmap;
