@@ -4,7 +4,7 @@ CARGO    ?= cargo
 RTL      := $(sort $(wildcard rtl/*.sv))
 WIDTHS   := 8 32 64
 
-.PHONY: all deps cosim test lint fmt-check import-cycles clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf net-mq advcam sweep fuzz-parsers stim-standalone \
+.PHONY: all deps cosim test lint fmt-check import-cycles clippy unit bench bench-instructions synth fuzz mutants clean help net net-surf net-mq net-nscc advcam sweep fuzz-parsers stim-standalone \
         golden golden-verify golden-check golden-check-cocotb-vhdl golden-check-netlist golden-deps \
         python python-test scoreboard
 
@@ -50,6 +50,7 @@ help:
 	@echo "make net     the paper's network experiments with the bit-exact senders (out/net/)"
 	@echo "make net-surf  fig9, fig12, fig13, fig14 with the upstream SURF block as every sender (out/net-surf/)"
 	@echo "make net-mq    64 QPs on 4 NICs on the multi-QP block into one receiver (out/net/mq-incast/)"
+	@echo "make net-nscc  NSCC senders: seed 004's memory-bound incast, fig12's incast beside DCQCN (out/net/nscc-*/)"
 	@echo "make stim-standalone  build and test crates/dcqcn-stim without Verilator or a C++ compiler on PATH"
 	@echo "make fuzz-parsers  every input parser on PARSER_FUZZ_CASES arbitrary inputs (default 100000)"
 	@echo "make surf-cocotb SURF_DIR=...  SURF's own cocotb test of RoCEv2Dcqcn with the upstream model as scoreboard (GHDL)"
@@ -202,6 +203,12 @@ net-surf:
 # core; docs/paper-reproduction.md, mq-incast).
 net-mq:
 	$(CARGO) run --release -q -p dcqcn-cli -- net mq-incast --out out/net
+
+# NSCC senders (profile nscc): seed 004's memory-bound incast with and without rcv_cwnd_pend, and
+# fig12's incast beside DCQCN (docs/paper-reproduction.md, NSCC senders).
+net-nscc:
+	$(CARGO) run --release -q -p dcqcn-cli -- net nscc-incast --out out/net
+	$(CARGO) run --release -q -p dcqcn-cli -- net nscc-fig12 --out out/net
 
 # The AdvCam funnel (docs/advcam.md) and the Table II collapse map (docs/net-sweep.md).
 advcam:

@@ -13,7 +13,9 @@ pub struct NetArgs {
     #[command(subcommand)]
     pub scale: Option<crate::net_scale::ScaleCmd>,
     /// fig9, fig11, fig12, fig13, fig14, fig4, fig5, or all (the paper's); mq-incast (64 QPs on
-    /// 4 NICs with the multi-QP block, run by name only).
+    /// 4 NICs with the multi-QP block), nscc-incast (seven NSCC senders into a receiver whose
+    /// memory is the bottleneck, with and without rcv_cwnd_pend) and nscc-fig12 (fig12 with NSCC
+    /// senders beside DCQCN ones), run by name only.
     #[arg(required = true)]
     pub experiment: Option<String>,
     /// Network parameters (TOML) applied over the experiment's defaults.
@@ -29,8 +31,9 @@ pub struct NetArgs {
     #[arg(long)]
     pub duration: Option<f64>,
     /// Every sender's rate limiter: `ours` (our block), `surf` (the upstream SURF block as
-    /// deployed, bit-exact to its VHDL) or `mq` (a NIC: `sender.qps` QPs, default 1, behind one
-    /// port on the multi-QP block); overrides the file's `profile` keys.
+    /// deployed, bit-exact to its VHDL), `mq` (a NIC: `sender.qps` QPs, default 1, behind one
+    /// port on the multi-QP block) or `nscc` (an Ultra Ethernet NSCC sender, window-based, no
+    /// limiter); overrides the file's `profile` keys.
     #[arg(long, value_parser = parse_profile)]
     pub profile: Option<Profile>,
     /// No progress bar.

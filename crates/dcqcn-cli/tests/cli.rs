@@ -389,7 +389,7 @@ fn net_runs_an_experiment_and_rejects_bad_parameters() {
     let o = dcqcn(&["net", "fig9", "--profile", "upstream"], &d);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("unknown profile `upstream` (known: ours, surf, mq)"),
+        stderr(&o).contains("unknown profile `upstream` (known: ours, surf, mq, nscc)"),
         "{}",
         stderr(&o)
     );

@@ -131,8 +131,29 @@ pub struct SwitchCfg {
 pub struct ReceiverCfg {
     /// At most one CNP per flow per this interval.
     pub cnp_interval_ps: u64,
-    /// Time from the marked frame's arrival to the CNP leaving the receiver.
+    /// Time from the marked frame's arrival to the CNP leaving the receiver (and from a frame's
+    /// arrival to its NSCC ACK leaving).
     pub cnp_latency_ps: u64,
+    /// The receiver's memory (e.g. its HBM controller), which retires the payload of every frame
+    /// at this rate; `None`: no memory model (retired at once). Below the link's payload rate it
+    /// is the bottleneck and a memory queue builds (seed 004).
+    pub mem_drain_bits_per_s: Option<u64>,
+    /// Memory queue above which the receiver's NSCC ACKs carry `rcv_cwnd_pend`.
+    pub mem_threshold_bytes: u64,
+    /// `rcv_cwnd_pend` of those ACKs, 0..=127 (0: the receiver never penalises).
+    pub rcv_cwnd_pend: u8,
+}
+
+/// NSCC senders (profile `nscc`): the network they derive their registers for
+/// (`dcqcn_model::nscc::fixed::NsccRegs::derive`, spec-nscc 8.2).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NsccCfg {
+    /// The configured base RTT; `None`: the unloaded RTT of the network (a frame's way to the
+    /// receiver and its ACK's way back, [`crate::nscc::unloaded_rtt_ps`]).
+    pub base_rtt_ps: Option<u64>,
+    /// The switches trim (target delay 0.75 base RTT, no quick-adapt delay threshold); ours do
+    /// not (target 1 base RTT, quick adapt above 4 targets).
+    pub trimming: bool,
 }
 
 /// Which block a sender's rate limiter is.
@@ -147,10 +168,14 @@ pub enum Profile {
     /// A NIC: `sender.qps` queue pairs behind one port, sharing the multi-QP block
     /// `dcqcn_model::mq::MqBlock` (docs/spec-mq.md; the NIC sender of nic.rs). Each flow is one QP.
     Mq,
+    /// An Ultra Ethernet NSCC sender: window-based, its window from the bit-exact per-flow
+    /// arithmetic `dcqcn_model::nscc::fixed` (docs/spec-nscc.md), one ACK per frame from the
+    /// receiver (the sender of nscc.rs). No rate limiter; the flow's registers are unused.
+    Nscc,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 3] = [Profile::Ours, Profile::Surf, Profile::Mq];
+    pub const ALL: [Profile; 4] = [Profile::Ours, Profile::Surf, Profile::Mq, Profile::Nscc];
 
     /// The name in parameter files and on the command line.
     pub fn name(self) -> &'static str {
@@ -158,6 +183,7 @@ impl Profile {
             Profile::Ours => "ours",
             Profile::Surf => "surf",
             Profile::Mq => "mq",
+            Profile::Nscc => "nscc",
         }
     }
 
@@ -166,7 +192,7 @@ impl Profile {
         Profile::ALL
             .into_iter()
             .find(|p| p.name() == name)
-            .ok_or_else(|| format!("unknown profile `{name}` (known: ours, surf, mq)"))
+            .ok_or_else(|| format!("unknown profile `{name}` (known: ours, surf, mq, nscc)"))
     }
 }
 
@@ -211,6 +237,8 @@ pub struct NetConfig {
     pub switch: SwitchCfg,
     pub receiver: ReceiverCfg,
     pub sender: SenderCfg,
+    /// NSCC senders' registers (flows of profile `nscc`).
+    pub nscc: NsccCfg,
     /// Senders per leaf switch; one leaf is a single switch in front of the receiver, more leaves
     /// meet at a root switch.
     pub leaves: Vec<u32>,
@@ -252,12 +280,19 @@ impl NetConfig {
             receiver: ReceiverCfg {
                 cnp_interval_ps: 50_000_000,
                 cnp_latency_ps: 1_000_000,
+                mem_drain_bits_per_s: None,
+                mem_threshold_bytes: 64_000,
+                rcv_cwnd_pend: 0,
             },
             sender: SenderCfg {
                 mac_fifo_bytes: None,
                 cnp_pulse_cycles: 4,
                 skip: true,
                 qps: 1,
+            },
+            nscc: NsccCfg {
+                base_rtt_ps: None,
+                trimming: false,
             },
             leaves: vec![],
             flows: vec![],
@@ -465,6 +500,7 @@ impl NetConfig {
             ));
         }
         self.validate_nic(&err)?;
+        self.validate_nscc(&err)?;
         if self.flows.len() != self.flow_count() {
             return Err(err(
                 "flow",
@@ -588,6 +624,58 @@ impl NetConfig {
         Ok(())
     }
 
+    /// The checks of the receiver's memory and of NSCC senders (profile `nscc`): the pend fits its
+    /// 7 bits, the drain rate is a link rate, the registers derive for the network and fit
+    /// their fields (spec-nscc 8).
+    fn validate_nscc(&self, err: &dyn Fn(&str, String) -> NetError) -> Result<(), NetError> {
+        let r = &self.receiver;
+        if r.rcv_cwnd_pend > dcqcn_model::nscc::fixed::PEND_MAX {
+            return Err(err(
+                "receiver.rcv_cwnd_pend",
+                format!("{}: must be 0..=127 (7 bits)", r.rcv_cwnd_pend),
+            ));
+        }
+        if r.mem_threshold_bytes > MAX_BUFFER_BYTES {
+            return Err(err(
+                "receiver.mem_threshold",
+                format!(
+                    "{} bytes: must be at most {MAX_BUFFER_BYTES} (1 GiB)",
+                    r.mem_threshold_bytes
+                ),
+            ));
+        }
+        if let Some(rate) = r.mem_drain_bits_per_s {
+            if !(MIN_RATE_BITS_PER_S..=MAX_RATE_BITS_PER_S).contains(&rate) {
+                return Err(err(
+                    "receiver.mem_drain_rate",
+                    format!(
+                        "{rate} bit/s: must be {MIN_RATE_BITS_PER_S}..={MAX_RATE_BITS_PER_S} (1 Mbit/s to 1 Tbit/s)"
+                    ),
+                ));
+            }
+        }
+        if let Some(t) = self.nscc.base_rtt_ps {
+            if t > MAX_DELAY_PS {
+                return Err(err("nscc.base_rtt", format!("{t} ps: must be at most 1 s")));
+            }
+        }
+        if !self.flows.iter().any(|f| f.profile == Profile::Nscc) {
+            return Ok(());
+        }
+        if let Err(e) = crate::nscc::registers(self) {
+            let field = if self.nscc.base_rtt_ps.is_some() {
+                "nscc.base_rtt"
+            } else {
+                "link.rate"
+            };
+            return Err(err(
+                field,
+                format!("the NSCC registers cannot be derived for this network: {e}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Switches of the topology: one per leaf, and a root when there is more than one leaf.
     pub fn switch_count(&self) -> usize {
         let n = self.leaves.len();
@@ -658,6 +746,7 @@ struct FileCfg {
     switch: Option<SwitchFile>,
     receiver: Option<ReceiverFile>,
     sender: Option<SenderFile>,
+    nscc: Option<NsccFile>,
     topology: Option<TopologyFile>,
     #[serde(default)]
     flow: Vec<FlowFile>,
@@ -702,6 +791,17 @@ struct SwitchFile {
 struct ReceiverFile {
     cnp_interval: F<Time>,
     cnp_latency: F<Time>,
+    /// Written as a rate, kept in bits/s.
+    mem_drain_rate: F<Rate>,
+    mem_threshold: F<Size>,
+    rcv_cwnd_pend: F<u8>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NsccFile {
+    base_rtt: F<Time>,
+    trimming: F<bool>,
 }
 
 #[derive(Deserialize)]
@@ -789,7 +889,9 @@ impl Reader<'_> {
 /// The first table or list of a parameter file that has the wrong kind: its key and what it
 /// should be.
 fn shape_error(t: &toml::Table) -> Option<(String, &'static str)> {
-    for key in ["frame", "link", "switch", "receiver", "sender", "topology"] {
+    for key in [
+        "frame", "link", "switch", "receiver", "sender", "nscc", "topology",
+    ] {
         if t.get(key).is_some_and(|v| !v.is_table()) {
             return Some((key.to_string(), "a table"));
         }
@@ -911,6 +1013,36 @@ pub fn apply_file(cfg: &mut NetConfig, text: &str, file: &str) -> Result<(), Net
             "receiver.cnp_latency",
             &mut c.cnp_latency_ps,
         )?;
+        r.set(
+            &n.mem_drain_rate,
+            "receiver.mem_drain_rate",
+            &mut c.mem_drain_bits_per_s,
+            |rate| {
+                rate.bytes_per_s
+                    .checked_mul(8)
+                    .map(Some)
+                    .ok_or("value out of range")
+            },
+        )?;
+        r.size(
+            &n.mem_threshold,
+            "receiver.mem_threshold",
+            &mut c.mem_threshold_bytes,
+        )?;
+        r.copy(
+            &n.rcv_cwnd_pend,
+            "receiver.rcv_cwnd_pend",
+            &mut c.rcv_cwnd_pend,
+        )?;
+    }
+    if let Some(n) = &parsed.nscc {
+        r.set(
+            &n.base_rtt,
+            "nscc.base_rtt",
+            &mut cfg.nscc.base_rtt_ps,
+            |t| picoseconds(t).map(Some),
+        )?;
+        r.copy(&n.trimming, "nscc.trimming", &mut cfg.nscc.trimming)?;
     }
     if let Some(s) = &parsed.sender {
         let c = &mut cfg.sender;

@@ -78,3 +78,56 @@ pub fn fig9(run: &Fig9Run, cycle_ps: u64) -> Vec<u8> {
     });
     write(header.map(String::from).to_vec(), rows)
 }
+
+/// Runs of one network side by side (the NSCC experiments): one row per sample, the runs'
+/// samples aligned (the same duration and sample interval). Per run, its columns prefixed with
+/// its label: per flow the payload throughput (Gb/s) and, for a run with NSCC samples, the
+/// window and inflight (bytes); per switch the uplink queue (bytes) and marks in the interval;
+/// with NSCC samples, the receiver's memory queue (bytes) and the penalised ACKs in the interval.
+pub fn side_by_side(runs: &[(&str, &[String], &RunResult)]) -> Vec<u8> {
+    let mut header = vec!["time_s".to_string()];
+    for (label, names, r) in runs {
+        let nscc = !r.nscc.is_empty();
+        for n in names.iter() {
+            header.push(format!("{label}_{n}_gbps"));
+            if nscc {
+                header.push(format!("{label}_{n}_cwnd_bytes"));
+                header.push(format!("{label}_{n}_inflight_bytes"));
+            }
+        }
+        for k in 0..r.switches.len() {
+            header.push(format!("{label}_sw{k}_queue_bytes"));
+            header.push(format!("{label}_sw{k}_marks"));
+        }
+        if nscc {
+            header.push(format!("{label}_receiver_mem_bytes"));
+            header.push(format!("{label}_penalised_acks"));
+        }
+    }
+    let samples = runs.iter().map(|r| r.2.samples.len()).min().unwrap_or(0);
+    let rows = (0..samples).map(|i| {
+        let t = runs[0].2.samples[i].t_ps;
+        let mut row = vec![format!("{:.6}", t as f64 / PS_PER_S as f64)];
+        for (_, _, r) in runs {
+            let s = &r.samples[i];
+            let n = r.nscc.get(i);
+            for (k, f) in s.flows.iter().enumerate() {
+                row.push(format!("{:.4}", f.payload_gbps));
+                if let Some(n) = n {
+                    row.push(n.cwnd_bytes[k].to_string());
+                    row.push(n.inflight_bytes[k].to_string());
+                }
+            }
+            for w in &s.switches {
+                row.push(w.queue_bytes.to_string());
+                row.push(w.marks.to_string());
+            }
+            if let Some(n) = n {
+                row.push(n.receiver_mem_bytes.to_string());
+                row.push(n.penalised_acks.to_string());
+            }
+        }
+        row
+    });
+    write(header, rows)
+}

@@ -13,6 +13,8 @@ pub mod fig5;
 pub mod fig9;
 mod incast;
 pub mod mq_incast;
+pub mod nscc_fig12;
+pub mod nscc_incast;
 mod tree;
 
 pub use common::jain;
@@ -57,7 +59,11 @@ pub static ALL: [&dyn Experiment; 7] = [
 ];
 
 /// Experiments beyond the paper's, run only by name (not by `all`).
-pub static MORE: [&dyn Experiment; 1] = [&mq_incast::MqIncast];
+pub static MORE: [&dyn Experiment; 3] = [
+    &mq_incast::MqIncast,
+    &nscc_incast::NsccIncast,
+    &nscc_fig12::NsccFig12,
+];
 
 /// The names of [`ALL`] and [`MORE`].
 pub fn names() -> Vec<&'static str> {
@@ -188,11 +194,17 @@ pub fn senders_note(cfg: &NetConfig) -> String {
             cfg.sender.qps
         );
     }
-    let surf = cfg
-        .flows
-        .iter()
-        .filter(|f| f.profile == Profile::Surf)
-        .count();
+    let count = |p: Profile| cfg.flows.iter().filter(|f| f.profile == p).count();
+    let (surf, nscc) = (count(Profile::Surf), count(Profile::Nscc));
+    if nscc == cfg.flows.len() {
+        return " (senders: NSCC)".into();
+    }
+    if nscc > 0 {
+        return format!(
+            " (senders: {} our block, {surf} upstream SURF block, {nscc} NSCC)",
+            cfg.flows.len() - surf - nscc
+        );
+    }
     match surf {
         0 => String::new(),
         n if n == cfg.flows.len() => " (senders: upstream SURF block)".into(),
@@ -249,9 +261,27 @@ pub fn plan(
                         ),
                     });
                 }
+                if p == Profile::Nscc && !e.on_network() {
+                    return Err(NetError::Flag {
+                        flag: "--profile".into(),
+                        message: format!(
+                            "nscc: {} runs one single-flow limiter without a network; an NSCC sender needs the network's ACKs",
+                            e.name()
+                        ),
+                    });
+                }
                 for f in &mut cfg.flows {
                     f.profile = p;
                 }
+            }
+            if !e.on_network() && cfg.flows.iter().any(|f| f.profile == Profile::Nscc) {
+                return Err(NetError::Flag {
+                    flag: "sender.profile".into(),
+                    message: format!(
+                        "nscc: {} runs one single-flow limiter without a network; an NSCC sender needs the network's ACKs",
+                        e.name()
+                    ),
+                });
             }
             if !e.on_network() && cfg.is_nic() {
                 return Err(NetError::Flag {

@@ -10,7 +10,8 @@
 //!
 //! - [`config`]: the parameters (TOML, defaults from the paper and the DCQCN paper) and their errors;
 //! - [`sender`], [`switch`], [`sim`]: the components and the event loop; [`nic`]: a NIC whose
-//!   QPs share one port through the multi-QP block (profile `mq`, docs/spec-mq.md);
+//!   QPs share one port through the multi-QP block (profile `mq`, docs/spec-mq.md); [`nscc`]: an
+//!   Ultra Ethernet NSCC sender (profile `nscc`, docs/spec-nscc.md) and the receiver's memory;
 //! - [`emulated`]: the paper's emulated switch (Fig. 9), one sender and no network;
 //! - [`experiment`]: the paper's figures as runnable experiments (one type per figure) with
 //!   measured-vs-paper tables; [`csv_out`]: their CSV files;
@@ -22,7 +23,8 @@
 //! The `dcqcn net` command (crate `dcqcn-cli`) parses the command line and shows progress; this
 //! crate reports progress through a callback.
 //!
-//! It is not a second DCQCN implementation: every rate decision comes from the model.
+//! It is not a second DCQCN (or NSCC) implementation: every rate or window decision comes from
+//! the model.
 
 pub mod advcam;
 pub mod axis;
@@ -34,6 +36,7 @@ pub mod emulated;
 pub mod experiment;
 pub mod limiter;
 pub mod nic;
+pub mod nscc;
 pub mod out;
 pub mod plot;
 pub mod sender;

@@ -65,10 +65,12 @@ impl Limiter {
     /// If `registers` has a field upstream lacks at a value other than upstream's (the
     /// configuration was not validated), or for profile `mq`, which is a NIC
     /// (the `NicSender` of nic.rs), not a single-flow limiter (the network builds NICs for it,
-    /// and the experiments without a network refuse it: `experiment::plan`).
+    /// and the experiments without a network refuse it: `experiment::plan`), or for profile
+    /// `nscc`, which has no limiter (the `NsccSender` of nscc.rs; refused alike).
     pub fn new(profile: Profile, registers: Config) -> Limiter {
         match profile {
             Profile::Mq => panic!("profile mq is a NIC sender, not a single-flow limiter"),
+            Profile::Nscc => panic!("profile nscc is a window-based sender without a limiter"),
             Profile::Ours => {
                 let mut rl = RateLimiter::new(Params::DEFAULT);
                 rl.set_config(registers);

@@ -2,10 +2,13 @@
 //!
 //! Topology: senders behind leaf switches; one leaf is a single switch in front of the receiver,
 //! several leaves meet at a root switch. A sender is one flow behind a single-flow limiter
-//! ([`Sender`]) or, with profile `mq`, a NIC whose QPs are flows sharing one port ([`NicSender`]);
-//! flows are numbered sender by sender, a NIC's QPs in order. Edge links (sender to leaf) run at `link.rate`, switch uplinks
-//! (leaf to root, into the receiver) at `link.uplink_rate` (default the same); data flows toward the
-//! receiver, PFC frames and CNPs flow back.
+//! ([`Sender`]), with profile `mq` a NIC whose QPs are flows sharing one port ([`NicSender`]), or
+//! with profile `nscc` one NSCC flow ([`NsccSender`]), which the receiver answers with one ACK per
+//! frame; flows are numbered sender by sender, a NIC's QPs in order. Edge links (sender to leaf)
+//! run at `link.rate`, switch uplinks (leaf to root, into the receiver) at `link.uplink_rate`
+//! (default the same); data flows toward the receiver, PFC frames, CNPs and NSCC ACKs flow back.
+//! The receiver may model its memory ([`RecvMemory`]), whose queue sets the ACKs'
+//! `rcv_cwnd_pend`.
 //!
 //! Time is in picoseconds. Switches, the receiver and the links are event-driven (a heap ordered by
 //! time, then insertion); senders are clocked. The loop is conservative: a sender's frame reaches a
@@ -13,8 +16,9 @@
 //! one link delay, whichever is sooner, before the events of that instant are handled. Everything
 //! is sequential and seeded, so a run is the same byte for byte.
 
-use crate::config::{NetConfig, PS_PER_S};
+use crate::config::{NetConfig, Profile, PS_PER_S};
 use crate::nic::{NicDeparture, NicSender};
+use crate::nscc::{Ack, NsccDeparture, NsccSender, RecvMemory};
 use crate::sender::Sender;
 use crate::switch::{Action, Packet, Switch, SwitchStats};
 use dcqcn_model::Params;
@@ -22,7 +26,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Bytes of a PFC frame or CNP on the wire (minimum frame 64 plus preamble and gap).
-const CONTROL_WIRE_BYTES: u64 = 84;
+pub(crate) const CONTROL_WIRE_BYTES: u64 = 84;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
@@ -62,6 +66,11 @@ enum Ev {
     /// A CNP for flow `f` reaches its sender.
     Cnp {
         f: usize,
+    },
+    /// An NSCC ACK for flow `f` reaches its sender (it takes the CNPs' way back).
+    Ack {
+        f: usize,
+        ack: Ack,
     },
     Sample,
 }
@@ -118,10 +127,29 @@ struct FlowCounters {
     last_cnp_ps: Option<u64>,
 }
 
+/// What a sample records of NSCC flows and the receiver's memory (kept only when some flow is
+/// an NSCC flow or the receiver has a memory model).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NsccSample {
+    pub t_ps: u64,
+    /// Per flow: the window and inflight at the end of the interval, bytes (0 for other flows).
+    pub cwnd_bytes: Vec<u32>,
+    pub inflight_bytes: Vec<i32>,
+    /// The receiver's memory queue at the end of the interval, bytes (0 without a model).
+    pub receiver_mem_bytes: u64,
+    /// ACKs sent in the interval with `rcv_cwnd_pend` above 0.
+    pub penalised_acks: u64,
+}
+
 /// Everything measured in a run.
 #[derive(Clone, Debug)]
 pub struct RunResult {
     pub samples: Vec<Sample>,
+    /// One per sample when some flow is an NSCC flow or the receiver has a memory model; else
+    /// empty.
+    pub nscc: Vec<NsccSample>,
+    /// The receiver memory queue's peak, bytes (0 without a model).
+    pub receiver_mem_max_bytes: u64,
     /// Per flow: payload bytes received, frames, CE-marked frames, CNPs sent.
     pub flow_payload_bytes: Vec<u64>,
     pub flow_frames: Vec<u64>,
@@ -161,6 +189,7 @@ pub enum Schedule {
 enum Port {
     Flow(Sender),
     Nic(Box<NicSender>),
+    Nscc(NsccSender),
 }
 
 impl Port {
@@ -168,6 +197,7 @@ impl Port {
         match self {
             Port::Flow(x) => x.next_departure_cycle(),
             Port::Nic(n) => n.next_departure_cycle(),
+            Port::Nscc(x) => x.next_departure_cycle(),
         }
     }
 
@@ -175,6 +205,7 @@ impl Port {
         match self {
             Port::Flow(x) => x.pause(t, pause_ps),
             Port::Nic(n) => n.pause(t, pause_ps),
+            Port::Nscc(x) => x.pause(t, pause_ps),
         }
     }
 
@@ -182,13 +213,14 @@ impl Port {
         match self {
             Port::Flow(x) => x.stepped_cycles,
             Port::Nic(n) => n.stepped_cycles,
+            Port::Nscc(_) => 0,
         }
     }
 
     fn skipped_cycles(&self) -> u64 {
         match self {
             Port::Flow(x) => x.skipped_cycles,
-            Port::Nic(_) => 0,
+            Port::Nic(_) | Port::Nscc(_) => 0,
         }
     }
 }
@@ -231,6 +263,16 @@ pub struct Network {
     due: BinaryHeap<Reverse<(u64, usize)>>,
     departures: Vec<u64>,
     nic_departures: Vec<NicDeparture>,
+    nscc_departures: Vec<NsccDeparture>,
+    /// Per flow: an NSCC flow (the receiver ACKs its frames).
+    nscc_flow: Vec<bool>,
+    /// The receiver's memory, if modelled.
+    mem: Option<RecvMemory>,
+    /// Keep [`NsccSample`]s.
+    record_nscc: bool,
+    nscc_samples: Vec<NsccSample>,
+    penalised_acks: u64,
+    last_penalised_acks: u64,
     last: Vec<FlowCounters>,
     last_sw: Vec<SwitchStats>,
 }
@@ -297,11 +339,36 @@ impl Network {
                 .map(|qps| Port::Nic(Box::new(NicSender::new(p, qps, &cfg.frame, link))))
                 .collect()
         } else {
+            // Validated: the registers derive whenever a flow is an NSCC flow.
+            let regs = cfg
+                .flows
+                .iter()
+                .any(|f| f.profile == Profile::Nscc)
+                .then(|| {
+                    crate::nscc::registers(&cfg)
+                        .expect("NetConfig::validate checks the NSCC registers")
+                });
+            let line_win = crate::nscc::line_win(link);
             cfg.flows
                 .iter()
-                .map(|f| Port::Flow(Sender::new(f, &cfg.frame, link, &cfg.sender)))
+                .map(|f| match (f.profile, regs) {
+                    (Profile::Nscc, Some(regs)) => {
+                        Port::Nscc(NsccSender::new(f, &cfg.frame, link, regs, line_win))
+                    }
+                    _ => Port::Flow(Sender::new(f, &cfg.frame, link, &cfg.sender)),
+                })
                 .collect()
         };
+        let nscc_flow: Vec<bool> = cfg
+            .flows
+            .iter()
+            .map(|f| f.profile == Profile::Nscc)
+            .collect();
+        let r = &cfg.receiver;
+        let mem = r
+            .mem_drain_bits_per_s
+            .map(|rate| RecvMemory::new(rate, r.mem_threshold_bytes, r.rcv_cwnd_pend));
+        let record_nscc = mem.is_some() || nscc_flow.contains(&true);
         let first_flow: Vec<usize> = (0..senders.len()).map(|s| s * per).collect();
         let flow_at: Vec<(usize, u16)> = (0..cfg.flows.len())
             .map(|f| (f / per, (f % per) as u16))
@@ -340,6 +407,13 @@ impl Network {
             due: BinaryHeap::new(),
             departures: Vec::new(),
             nic_departures: Vec::new(),
+            nscc_departures: Vec::new(),
+            nscc_flow,
+            mem,
+            record_nscc,
+            nscc_samples: Vec::new(),
+            penalised_acks: 0,
+            last_penalised_acks: 0,
             last: vec![FlowCounters::default(); nflows],
             last_sw: vec![SwitchStats::default(); nsw],
         };
@@ -426,6 +500,8 @@ impl Network {
         let xoff_ps = self.switches.iter().map(|s| s.xoff_ps(end)).collect();
         RunResult {
             samples: self.samples,
+            nscc: self.nscc_samples,
+            receiver_mem_max_bytes: self.mem.as_ref().map_or(0, |m| m.max_queue_bytes),
             flow_payload_bytes: self.flows.iter().map(|f| f.payload_bytes).collect(),
             flow_frames: self.flows.iter().map(|f| f.frames).collect(),
             flow_cnps: self.flows.iter().map(|f| f.cnps).collect(),
@@ -483,6 +559,18 @@ impl Network {
                 match &mut self.senders[s] {
                     Port::Flow(x) => x.cnp(t),
                     Port::Nic(n) => n.cnp(t, qp),
+                    Port::Nscc(_) => unreachable!("the receiver sends no CNP to an NSCC flow"),
+                }
+                self.rebound(s);
+            }
+            Ev::Ack { f, ack } => {
+                let (s, _) = self.flow_at[f];
+                self.advance_quiet(s, t);
+                match &mut self.senders[s] {
+                    Port::Nscc(x) => x.ack(t, ack),
+                    Port::Flow(_) | Port::Nic(_) => {
+                        unreachable!("the receiver ACKs only NSCC flows")
+                    }
                 }
                 self.rebound(s);
             }
@@ -537,11 +625,31 @@ impl Network {
         }
     }
 
-    /// The notification point: payload accounting and at most one CNP per flow per interval.
+    /// The notification point: payload accounting, the memory's queue, and at most one CNP per
+    /// flow per interval (DCQCN flows) or one ACK per frame (NSCC flows).
     fn deliver(&mut self, t: u64, pkt: Packet) {
+        let payload = u64::from(self.cfg.frame.payload_bytes);
+        let pend = self.mem.as_mut().map_or(0, |m| m.arrive(t, payload));
         let f = &mut self.flows[pkt.flow as usize];
-        f.payload_bytes += u64::from(self.cfg.frame.payload_bytes);
+        f.payload_bytes += payload;
         f.frames += 1;
+        if self.nscc_flow[usize::from(pkt.flow)] {
+            f.marked += u64::from(pkt.ce);
+            self.penalised_acks += u64::from(pend > 0);
+            let ack = Ack {
+                tx_cycle: pkt.tx_cycle,
+                ecn: pkt.ce,
+                pend,
+            };
+            self.push(
+                t + self.cnp_delay_ps,
+                Ev::Ack {
+                    f: usize::from(pkt.flow),
+                    ack,
+                },
+            );
+            return;
+        }
         if pkt.ce {
             f.marked += 1;
             let due = f
@@ -570,12 +678,25 @@ impl Network {
             .map(|i| {
                 let (now, last) = (&self.flows[i], &self.last[i]);
                 let (s, qp) = self.flow_at[i];
+                let payload_gbps = (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9;
                 let st = match &self.senders[s] {
                     Port::Flow(x) => x.limiter().view(),
                     Port::Nic(n) => n.view(qp),
+                    // No rate registers: the window is in the NSCC sample.
+                    Port::Nscc(_) => {
+                        return FlowSample {
+                            payload_gbps,
+                            rc_bytes_per_s: 0,
+                            rt_bytes_per_s: 0,
+                            alpha: 0,
+                            cnps: 0,
+                            marked: now.marked - last.marked,
+                            inc_timer_fires: 0,
+                        }
+                    }
                 };
                 FlowSample {
-                    payload_gbps: (now.payload_bytes - last.payload_bytes) as f64 * 8.0 / dt / 1e9,
+                    payload_gbps,
                     rc_bytes_per_s: st.rc,
                     rt_bytes_per_s: st.rt,
                     alpha: st.alpha,
@@ -596,6 +717,24 @@ impl Network {
                 drops: s.stats.drops,
             })
             .collect();
+        if self.record_nscc {
+            let (cwnd_bytes, inflight_bytes) = self
+                .flow_at
+                .iter()
+                .map(|&(s, _)| match &self.senders[s] {
+                    Port::Nscc(x) => (x.cwnd_bytes(), x.inflight_bytes()),
+                    Port::Flow(_) | Port::Nic(_) => (0, 0),
+                })
+                .unzip();
+            self.nscc_samples.push(NsccSample {
+                t_ps: t,
+                cwnd_bytes,
+                inflight_bytes,
+                receiver_mem_bytes: self.mem.as_mut().map_or(0, |m| m.queue_bytes(t)),
+                penalised_acks: self.penalised_acks - self.last_penalised_acks,
+            });
+            self.last_penalised_acks = self.penalised_acks;
+        }
         self.last.clone_from(&self.flows);
         self.last_sw = self.switches.iter().map(|s| s.stats).collect();
         self.samples.push(Sample {
@@ -638,6 +777,7 @@ impl Network {
                     let pkt = Packet {
                         flow: first as u16,
                         ce: false,
+                        tx_cycle: 0,
                     };
                     self.push(at, Ev::Arrive { sw, port, pkt });
                 }
@@ -654,11 +794,28 @@ impl Network {
                     let pkt = Packet {
                         flow: (first + usize::from(qp)) as u16,
                         ce: false,
+                        tx_cycle: 0,
                     };
                     self.push(at, Ev::Arrive { sw, port, pkt });
                 }
                 let n = departures.len();
                 self.nic_departures = departures;
+                n
+            }
+            Port::Nscc(x) => {
+                let mut departures = std::mem::take(&mut self.nscc_departures);
+                departures.clear();
+                x.advance_to(t, &mut departures);
+                for d in &departures {
+                    let pkt = Packet {
+                        flow: first as u16,
+                        ce: false,
+                        tx_cycle: d.tx_cycle,
+                    };
+                    self.push(d.arrive_ps, Ev::Arrive { sw, port, pkt });
+                }
+                let n = departures.len();
+                self.nscc_departures = departures;
                 n
             }
         }
@@ -680,7 +837,7 @@ impl Network {
     pub fn nic(&self, s: usize) -> Option<&NicSender> {
         match &self.senders[s] {
             Port::Nic(n) => Some(n),
-            Port::Flow(_) => None,
+            Port::Flow(_) | Port::Nscc(_) => None,
         }
     }
 }

@@ -13,6 +13,8 @@ pub struct Packet {
     pub flow: u16,
     /// ECN Congestion Experienced.
     pub ce: bool,
+    /// An NSCC frame's transmit cycle (mod 2^32), echoed in its ACK; 0 for other frames.
+    pub tx_cycle: u32,
 }
 
 /// What the switch asks the network to do.

@@ -225,7 +225,11 @@ fn good_toml_overrides_defaults() {
 }
 
 fn pkt() -> Packet {
-    Packet { flow: 0, ce: false }
+    Packet {
+        flow: 0,
+        ce: false,
+        tx_cycle: 0,
+    }
 }
 
 #[test]
@@ -336,7 +340,8 @@ fn receiver_sends_at_most_one_cnp_per_flow_per_interval() {
     }
 }
 
-/// Our block and the upstream one (`profile = "surf"`) alike: on an idle link the wire limits.
+/// Every profile alike (our block, upstream's, a NIC of one QP, an NSCC sender): on an idle link
+/// the wire limits.
 #[test]
 fn one_sender_fills_the_link_at_wire_speed() {
     for profile in Profile::ALL {
@@ -357,9 +362,16 @@ fn one_sender_fills_the_link_at_wire_speed() {
             "{profile:?}: {got} frames, ideal {ideal}"
         );
         assert_eq!(r.drops(), 0);
-        // DCQCN never saw a mark (no queue), so Rc stays at line rate.
         let last = r.samples.last().unwrap();
-        assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
+        if profile == Profile::Nscc {
+            // No limiter: the window never shrank below its initial max_wnd (no mark, no queue).
+            let w = r.nscc.last().unwrap().cwnd_bytes[0];
+            assert!(w >= 22_161, "{profile:?}: window {w}");
+            assert_eq!(last.flows[0].marked, 0);
+        } else {
+            // DCQCN never saw a mark (no queue), so Rc stays at line rate.
+            assert_eq!(last.flows[0].rc_bytes_per_s, Params::DEFAULT.line_rate());
+        }
         if profile == Profile::Surf {
             // Every cycle stepped: upstream has no closed-form skip.
             assert_eq!(r.skipped_cycles, 0);

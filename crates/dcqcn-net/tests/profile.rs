@@ -69,7 +69,7 @@ fn bad_profiles_name_their_key_and_line() {
     let (line, field, msg) = field_error("seed = 2\n[sender]\nprofile = \"upstream\"\n");
     assert_eq!((line, field.as_str()), (3, "sender.profile"));
     assert!(
-        msg.contains("unknown profile `upstream` (known: ours, surf, mq)"),
+        msg.contains("unknown profile `upstream` (known: ours, surf, mq, nscc)"),
         "{msg}"
     );
     let (line, field, _) = field_error("[[flow]]\n[[flow]]\nprofile = 3\n[[flow]]\n");

@@ -99,6 +99,8 @@ fn synthetic(flows: usize, samples: u64, f: impl Fn(u64, usize) -> (f64, u32)) -
                 switches: vec![],
             })
             .collect(),
+        nscc: vec![],
+        receiver_mem_max_bytes: 0,
         flow_payload_bytes: vec![0; flows],
         flow_frames: vec![0; flows],
         flow_cnps: vec![0; flows],
