@@ -24,6 +24,7 @@ mod fuzz;
 mod golden;
 mod net;
 mod net_scale;
+mod nscc_vectors;
 mod sim;
 mod surf;
 
@@ -290,6 +291,22 @@ enum Cmd {
     /// the bit-exact model as every sender: CSV, SVG, PNG and a measured-vs-paper table; or run
     /// the AdvCam-scale funnel (`net advcam`) or a parameter map (`net sweep`).
     Net(net::NetArgs),
+    /// NSCC ACK-process vectors for the HDL testbenches of nscc_mq_ack_exec: N random (input,
+    /// expected output) lines from the bit-exact model (format: the file's header).
+    NsccVectors {
+        /// Seed: the file is a function of (seed, count, line-win).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Number of vectors.
+        #[arg(long, value_parser = units::positive_count)]
+        count: u64,
+        /// LINE_WIN of the block (bytes per 1024 cycles, spec-mq 2).
+        #[arg(long, default_value_t = 8192)]
+        line_win: u32,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// List the RTL variants compiled into this binary.
     Variants,
     /// List the built-in scenarios.
@@ -498,6 +515,12 @@ fn main() -> ExitCode {
         Cmd::Net(args) => net::run(args)
             .map(|_| ())
             .map_err(|e| Failure::Input(e.to_string())),
+        Cmd::NsccVectors {
+            seed,
+            count,
+            line_win,
+            out,
+        } => nscc_vectors::run(*seed, *count, *line_win, out).map_err(Failure::Input),
         Cmd::Variants => {
             for v in rtl::variants() {
                 outln!(
