@@ -25,6 +25,7 @@ use crate::NetError;
 use dcqcn_harness::config_file::{self, line_of, ConfigFileError, Field, Registers, Source};
 use dcqcn_harness::units::{Rate, Size, Time, UnitError};
 use dcqcn_model::mq::{MqParamError, MqParams};
+use dcqcn_model::nscc::fixed::{NsccRegs, NsccRegsError};
 use dcqcn_model::{Config, Params};
 use dcqcn_surf::model::SurfConfig;
 use serde::de::DeserializeOwned;
@@ -35,6 +36,9 @@ use toml::Spanned;
 
 /// Picoseconds per second.
 pub const PS_PER_S: u64 = 1_000_000_000_000;
+
+/// Bytes of a PFC frame, a CNP or an ACK on the wire (minimum frame 64 plus preamble and gap).
+pub(crate) const CONTROL_WIRE_BYTES: u64 = 84;
 
 /// Frame sizes of a RoCEv2 RDMA WRITE at MTU 4096.
 #[derive(Clone, Debug, PartialEq)]
@@ -149,7 +153,7 @@ pub struct ReceiverCfg {
 #[derive(Clone, Debug, PartialEq)]
 pub struct NsccCfg {
     /// The configured base RTT; `None`: the unloaded RTT of the network (a frame's way to the
-    /// receiver and its ACK's way back, [`crate::nscc::unloaded_rtt_ps`]).
+    /// receiver and its ACK's way back, [`nscc_unloaded_rtt_ps`]).
     pub base_rtt_ps: Option<u64>,
     /// The switches trim (target delay 0.75 base RTT, no quick-adapt delay threshold); ours do
     /// not (target 1 base RTT, quick adapt above 4 targets).
@@ -662,7 +666,7 @@ impl NetConfig {
         if !self.flows.iter().any(|f| f.profile == Profile::Nscc) {
             return Ok(());
         }
-        if let Err(e) = crate::nscc::registers(self) {
+        if let Err(e) = nscc_registers(self) {
             let field = if self.nscc.base_rtt_ps.is_some() {
                 "nscc.base_rtt"
             } else {
@@ -1177,4 +1181,41 @@ pub fn load_file(cfg: &mut NetConfig, path: &std::path::Path) -> Result<(), NetE
     let file = path.display().to_string();
     let text = config_file::read_text(path)?;
     apply_file(cfg, &text, &file)
+}
+
+/// The unloaded round trip of the network in picoseconds: a frame over the edge link and every
+/// switch's uplink to the receiver (serialisation and propagation), then its ACK's way back as
+/// the network sends CNPs (the receiver's latency, the uplinks and the edge link at the size of a
+/// control frame).
+pub fn nscc_unloaded_rtt_ps(cfg: &NetConfig) -> u64 {
+    let link = &cfg.link;
+    let uplink = link.uplink();
+    let wire = u64::from(cfg.frame.wire_bytes());
+    let hops = if cfg.leaves.len() > 1 { 2 } else { 1 };
+    let data = link.ser_ps(wire) + link.delay_ps + hops * (uplink.ser_ps(wire) + uplink.delay_ps);
+    let ack = cfg.receiver.cnp_latency_ps
+        + hops * (uplink.ser_ps(CONTROL_WIRE_BYTES) + uplink.delay_ps)
+        + link.ser_ps(CONTROL_WIRE_BYTES)
+        + link.delay_ps;
+    data + ack
+}
+
+/// The NSCC registers of the network (spec-nscc 8.2): derived for the model's clock, the edge
+/// link's rate, the base RTT (`nscc.base_rtt`, or [`unloaded_rtt_ps`]), the MTU (the frame's
+/// payload, the bytes a window counts) and whether the switches trim. (Here, not in `nscc.rs`:
+/// validating a network file derives them, and the senders are built from a valid file.)
+pub fn nscc_registers(cfg: &NetConfig) -> Result<NsccRegs, NsccRegsError> {
+    let base_rtt_ps = cfg
+        .nscc
+        .base_rtt_ps
+        .unwrap_or_else(|| nscc_unloaded_rtt_ps(cfg));
+    let regs = NsccRegs::derive(
+        f64::from(Params::DEFAULT.clk_hz()),
+        cfg.link.rate_bits_per_s as f64 / 8.0,
+        base_rtt_ps as f64 / PS_PER_S as f64,
+        cfg.frame.payload_bytes,
+        cfg.nscc.trimming,
+    )?;
+    regs.validate()?;
+    Ok(regs)
 }

@@ -19,10 +19,10 @@
 //! [`RecvMemory`]: the receiver's memory as one server that retires each frame's payload at a
 //! drain rate; its queue (bytes not yet retired) decides the ACKs' `rcv_cwnd_pend`.
 
-use crate::config::{cycle_ps, FlowCfg, FrameCfg, LinkCfg, NetConfig, PS_PER_S};
-use crate::sim::CONTROL_WIRE_BYTES;
+use crate::config::{cycle_ps, FlowCfg, FrameCfg, LinkCfg, PS_PER_S};
+pub use crate::config::{nscc_registers as registers, nscc_unloaded_rtt_ps as unloaded_rtt_ps};
 use dcqcn_model::nscc::fixed::{
-    execute, win_ok, Event, EventKind, NsccFlow, NsccRegs, NsccRegsError, AGE_MAX, EVENT_FIELD_MAX,
+    execute, win_ok, Event, EventKind, NsccFlow, NsccRegs, AGE_MAX, EVENT_FIELD_MAX,
 };
 use dcqcn_model::Params;
 use std::collections::VecDeque;
@@ -44,39 +44,6 @@ pub struct Ack {
 pub struct NsccDeparture {
     pub arrive_ps: u64,
     pub tx_cycle: u32,
-}
-
-/// The unloaded round trip of the network in picoseconds: a frame over the edge link and every
-/// switch's uplink to the receiver (serialisation and propagation), then its ACK's way back as
-/// the network sends CNPs (the receiver's latency, the uplinks and the edge link at the size of a
-/// control frame).
-pub fn unloaded_rtt_ps(cfg: &NetConfig) -> u64 {
-    let link = &cfg.link;
-    let uplink = link.uplink();
-    let wire = u64::from(cfg.frame.wire_bytes());
-    let hops = if cfg.leaves.len() > 1 { 2 } else { 1 };
-    let data = link.ser_ps(wire) + link.delay_ps + hops * (uplink.ser_ps(wire) + uplink.delay_ps);
-    let ack = cfg.receiver.cnp_latency_ps
-        + hops * (uplink.ser_ps(CONTROL_WIRE_BYTES) + uplink.delay_ps)
-        + link.ser_ps(CONTROL_WIRE_BYTES)
-        + link.delay_ps;
-    data + ack
-}
-
-/// The NSCC registers of the network (spec-nscc 8.2): derived for the model's clock, the edge
-/// link's rate, the base RTT (`nscc.base_rtt`, or [`unloaded_rtt_ps`]), the MTU (the frame's
-/// payload, the bytes a window counts) and whether the switches trim.
-pub fn registers(cfg: &NetConfig) -> Result<NsccRegs, NsccRegsError> {
-    let base_rtt_ps = cfg.nscc.base_rtt_ps.unwrap_or_else(|| unloaded_rtt_ps(cfg));
-    let regs = NsccRegs::derive(
-        f64::from(Params::DEFAULT.clk_hz()),
-        cfg.link.rate_bits_per_s as f64 / 8.0,
-        base_rtt_ps as f64 / PS_PER_S as f64,
-        cfg.frame.payload_bytes,
-        cfg.nscc.trimming,
-    )?;
-    regs.validate()?;
-    Ok(regs)
 }
 
 /// `LINE_WIN` of the edge link (spec-mq 2): bytes per 1024 cycles, saturated to 32 bits.
@@ -338,7 +305,7 @@ impl RecvMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Profile;
+    use crate::config::{NetConfig, Profile};
 
     fn net() -> NetConfig {
         let mut c = NetConfig::default_network();

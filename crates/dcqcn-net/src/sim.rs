@@ -16,7 +16,7 @@
 //! one link delay, whichever is sooner, before the events of that instant are handled. Everything
 //! is sequential and seeded, so a run is the same byte for byte.
 
-use crate::config::{NetConfig, Profile, PS_PER_S};
+use crate::config::{NetConfig, Profile, CONTROL_WIRE_BYTES, PS_PER_S};
 use crate::nic::{NicDeparture, NicSender};
 use crate::nscc::{Ack, NsccDeparture, NsccSender, RecvMemory};
 use crate::sender::Sender;
@@ -24,9 +24,6 @@ use crate::switch::{Action, Packet, Switch, SwitchStats};
 use dcqcn_model::Params;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-
-/// Bytes of a PFC frame or CNP on the wire (minimum frame 64 plus preamble and gap).
-pub(crate) const CONTROL_WIRE_BYTES: u64 = 84;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Ev {
@@ -345,7 +342,7 @@ impl Network {
                 .iter()
                 .any(|f| f.profile == Profile::Nscc)
                 .then(|| {
-                    crate::nscc::registers(&cfg)
+                    crate::config::nscc_registers(&cfg)
                         .expect("NetConfig::validate checks the NSCC registers")
                 });
             let line_win = crate::nscc::line_win(link);
