@@ -38,8 +38,8 @@ const HEADER: &str = "\
 /// The fields of one line.
 const FIELDS: usize = 92;
 
-/// SplitMix64: a small deterministic generator (a vector set is a function of its seed).
-/// The draws, on the project's deterministic stream (`dcqcn_harness::rng`).
+/// The draws, on the project's deterministic stream (`dcqcn_harness::rng`): a vector set is a
+/// function of its seed.
 struct Rng(dcqcn_harness::rng::Rng);
 
 impl Rng {
@@ -48,13 +48,9 @@ impl Rng {
         Rng(dcqcn_harness::rng::Rng::new(seed, 0x05CC))
     }
 
-    fn next(&mut self) -> u64 {
-        self.0.next_u64()
-    }
-
     /// Uniform in 0..n (n > 0).
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.range(0, n - 1)
     }
 
     /// True with probability 1/n.
@@ -64,11 +60,12 @@ impl Rng {
 
     /// A uniform value of `bits` bits.
     fn bits(&mut self, bits: u32) -> u64 {
-        if bits >= 64 {
-            self.next()
+        let max = if bits >= 64 {
+            u64::MAX
         } else {
-            self.next() & ((1u64 << bits) - 1)
-        }
+            (1u64 << bits) - 1
+        };
+        self.0.range(0, max)
     }
 
     /// Half the time a uniform value of `bits` bits, else one of `edges` moved by -2..=2, both

@@ -261,8 +261,6 @@ pub struct Network {
     departures: Vec<u64>,
     nic_departures: Vec<NicDeparture>,
     nscc_departures: Vec<NsccDeparture>,
-    /// Per flow: an NSCC flow (the receiver ACKs its frames).
-    nscc_flow: Vec<bool>,
     /// The receiver's memory, if modelled.
     mem: Option<RecvMemory>,
     /// Keep [`NsccSample`]s.
@@ -356,16 +354,11 @@ impl Network {
                 })
                 .collect()
         };
-        let nscc_flow: Vec<bool> = cfg
-            .flows
-            .iter()
-            .map(|f| f.profile == Profile::Nscc)
-            .collect();
         let r = &cfg.receiver;
         let mem = r
             .mem_drain_bits_per_s
             .map(|rate| RecvMemory::new(rate, r.mem_threshold_bytes, r.rcv_cwnd_pend));
-        let record_nscc = mem.is_some() || nscc_flow.contains(&true);
+        let record_nscc = mem.is_some() || cfg.flows.iter().any(|f| f.profile == Profile::Nscc);
         let first_flow: Vec<usize> = (0..senders.len()).map(|s| s * per).collect();
         let flow_at: Vec<(usize, u16)> = (0..cfg.flows.len())
             .map(|f| (f / per, (f % per) as u16))
@@ -405,7 +398,6 @@ impl Network {
             departures: Vec::new(),
             nic_departures: Vec::new(),
             nscc_departures: Vec::new(),
-            nscc_flow,
             mem,
             record_nscc,
             nscc_samples: Vec::new(),
@@ -630,7 +622,7 @@ impl Network {
         let f = &mut self.flows[pkt.flow as usize];
         f.payload_bytes += payload;
         f.frames += 1;
-        if self.nscc_flow[usize::from(pkt.flow)] {
+        if self.cfg.flows[usize::from(pkt.flow)].profile == Profile::Nscc {
             f.marked += u64::from(pkt.ce);
             self.penalised_acks += u64::from(pend > 0);
             let ack = Ack {
