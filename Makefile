@@ -265,12 +265,14 @@ formal: deps
 
 # make formal-rev REV=<rev>: the SV of the work tree proven equal to the SV at git revision REV
 # (scripts/equiv_rev.py; Yosys equiv_make/equiv_simple/equiv_induct on the flattened designs,
-# TRACE_DEPTH 0: the trace memory makes the induction too slow, and the trace's write data is the
-# Rc register's next state, which is proven). REV_UNPAIR: the nets that kept their name but not
-# their meaning (the default: those of the shared rate ceiling, docs/spec.md 4.6).
+# TRACE_DEPTH 0: the trace memory makes the induction too slow, and the trace's write data is, in
+# the event cycles that write it, the Rc register's next state, which is proven). REV_UNPAIR: the
+# nets that kept their name but not their meaning (the default: those of the shared rate ceiling
+# and of the single Rt comparison, docs/spec.md 4.6, and of the table-and-tree read multiplexer).
 REV ?= HEAD
 REV_UNPAIR ?= rc_dec rt_dec u_rate_dec.rc_dec u_rate_dec.rt_dec u_rate_inc.rc_dec u_rate_inc.rt_dec \
-  u_rate_inc.rt_clamped u_rate_inc.rc_avg
+  u_rate_inc.rt_clamped u_rate_inc.rc_avg u_rate_inc.rc_sum u_regs.rc_next u_regs.trace_wdata \
+  u_regs.rword u_regs.rmapped
 .PHONY: formal-rev
 formal-rev: deps
 	python3 scripts/equiv_rev.py --rev $(REV) --set TRACE_DEPTH=0 $(addprefix --unpair ,$(REV_UNPAIR))

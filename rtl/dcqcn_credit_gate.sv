@@ -86,6 +86,7 @@ module dcqcn_credit_gate #(
     logic [47:0]             cap_q;
     logic [47:0]             credit_left;
     logic [48:0]             credit_sum;
+    logic                    cap_over;
 
     always_comb begin
         // spec 5.1: one cycle of latency from Rc to the credit rate. The one Rc * K product is formed
@@ -104,7 +105,10 @@ module dcqcn_credit_gate #(
 
         // spec 5.3: tkeep-aware gate; bypass and the unthrottled schemes pass ungated, the gate
         // mask blocks in every scheme (spec 4.7, 4.9)
-        beat_ok       = ~cfg_gate_mask & (ungated | (credit >= {25'd0, bytes, 16'd0}));
+        // credit >= {bytes, 16'd0}: bits 47:23 above the beat, or bits 22:16 against it (a
+        // comparison of all 48 bits maps to about 14 LUTs more)
+        beat_ok       = ~cfg_gate_mask
+                      & (ungated | (credit[47:23] != 25'd0) | (credit[22:16] >= bytes));
         s_axis_tready = ~rst & (~m_valid | m_axis_tready) & beat_ok;
         load          = s_axis_tvalid & s_axis_tready;
         bytes_in      = load ? bytes : 7'd0;
@@ -118,9 +122,13 @@ module dcqcn_credit_gate #(
         // load implies credit covers the beat, so this never underflows (spec 5.2)
         credit_left = credit - {25'd0, bytes_in, 16'd0};
         credit_sum  = {1'b0, credit_left} + {17'd0, bpc};
+        // credit_sum > cap_q, compared on the bits cap_q does not hold at 0 (a comparison of all
+        // 49 bits maps to about 19 LUTs more)
+        cap_over    = (credit_sum[48:16] > {1'b0, cap_bytes})
+                    | ((credit_sum[48:16] == {1'b0, cap_bytes}) & (credit_sum[15:0] != 16'd0));
         if (ungated) begin
             credit_d = 48'd0;
-        end else if (credit_sum > {1'b0, cap_q}) begin
+        end else if (cap_over) begin
             credit_d = cap_q;
         end else begin
             credit_d = credit_sum[47:0];

@@ -81,16 +81,15 @@ module dcqcn_rate_inc #(
     logic        s_lo_inc;
     logic [7:0]  s_old;
     logic        s_inc;
-    logic [7:0]  hai_base;
-    logic [39:0] hai_prod;
+    logic [7:0]  hai_i;
+    logic [7:0]  hai_f;
     logic [39:0] hai_step;
     logic [39:0] rt_add;
     logic [40:0] rt_sum;
-    logic [31:0] rt_clamped;
-    logic [31:0] rate_cap;
-    logic [31:0] rt_inc;
-    logic [31:0] rt_dec_cap;
-    logic [31:0] rt_pre;
+    logic        cap_on;
+    logic [31:0] cap_l;
+    logic [40:0] rt_sel;
+    logic        rt_over;
     // the average drops bit 0 (spec 4.5 floor(.../2))
     /* verilator lint_off UNUSEDSIGNAL */
     logic [32:0] rc_sum;
@@ -156,41 +155,43 @@ module dcqcn_rate_inc #(
         end
         phase_ai = ~phase_fr & ~phase_hai;
 
-        // spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F);
-        // the step is rhai or i x rhai (40 bits). smin = s_old + s_inc: s_old is the stage (or
-        // min(t, b)) before this cycle's advance, s_inc its advance (min(t + dt, b + db) =
-        // min(t, b) + (t < b ? dt : t > b ? db : dt & db)), so that the product reads registers
-        // only: i x rhai = (s_old - F) x rhai + s_inc x rhai. In the hyper phase s_old >= F, so
-        // s_old - F does not wrap and the sum is i x rhai < 2^40. (The VHDL twin builds the same
-        // cells in the same order; docs/formal.md.)
+        // spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F).
+        // smin = s_old + s_inc: s_old is the stage (or min(t, b)) before this cycle's advance,
+        // s_inc its advance (min(t + dt, b + db) = min(t, b) + (t < b ? dt : t > b ? db : dt & db)).
+        // A stage advances only below 255, so smin <= 255 and, in the hyper phase, i is 1..255:
+        // 8 bits, no wrap. The hyper step is one 32 x 8 product, rhai x i with cfg_hai_mult and
+        // rhai x 1 without (about 37 LUTs fewer than rhai or a sum of two products). The product
+        // does not read the phase, which the VHDL twin forms in its own logic: docs/formal.md's
+        // proof pairs the two products as one cell only when their inputs are the same nets.
         s_lo     = (t_stage < b_stage) ? t_stage : b_stage;
         s_lo_inc = (t_stage < b_stage) ? t_inc : ((t_stage > b_stage) ? b_inc : (t_inc & b_inc));
         s_old    = (cfg_timer_en & cfg_byte_en) ? s_lo : (cfg_byte_en ? b_stage : t_stage);
         s_inc    = (cfg_timer_en & cfg_byte_en) ? s_lo_inc : (cfg_byte_en ? b_inc : t_inc);
-        hai_base = s_old - cfg_stage_threshold;
-        hai_prod = cfg_rhai * hai_base;
-        hai_step = cfg_hai_mult ? (hai_prod + (s_inc ? {8'd0, cfg_rhai} : 40'd0)) : {8'd0, cfg_rhai};
+        hai_i    = s_old + {7'd0, s_inc} - cfg_stage_threshold;
+        hai_f    = cfg_hai_mult ? hai_i : 8'd1;
+        hai_step = cfg_rhai * hai_f;
 
-        // spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
-        rt_add     = phase_hai ? hai_step : {8'd0, cfg_rai};
-        rt_sum     = {9'd0, rt} + {1'b0, rt_add};
-        rt_clamped = (rt_sum > {9'd0, L}) ? L : rt_sum[31:0];
+        // spec 4.5: 41-bit sum; one adder shared by AI and HAI
+        rt_add = phase_hai ? hai_step : {8'd0, cfg_rai};
+        rt_sum = {9'd0, rt} + {1'b0, rt_add};
 
-        // spec 4.6: the ceiling ceil(x) = min(x, rate_cap), rate_cap = min(cfg_rmax, L), all ones
-        // (no ceiling) when cfg_rmax = 0. The increase's Rt: min(sum, L) then ceil, which is spec
-        // 4.5's ceil(min(sum, L)); fast recovery's Rt takes the same ceiling.
-        rate_cap   = (cfg_rmax == 32'd0) ? 32'hFFFF_FFFF : ((cfg_rmax < L) ? cfg_rmax : L);
-        rt_pre     = phase_fr ? rt : rt_clamped;
-        rt_inc     = (rt_pre > rate_cap) ? rate_cap : rt_pre;
-        rt_dec_cap = (rt_dec > rate_cap) ? rate_cap : rt_dec;
-        rt_upd     = dec_fire ? rt_dec_cap : rt_inc;
+        // spec 4.6: ceil(x) = min(x, min(cfg_rmax, L)) when cfg_rmax != 0, x otherwise. cap_l is
+        // min(cfg_rmax, L), or L when cfg_rmax = 0: the increase's sum takes min(sum, cap_l), which
+        // is 4.5's ceil(min(sum, L)) in both cases; fast recovery's and the decrease's Rt, and Rc,
+        // take cap_l only when cfg_rmax != 0. A cycle writes the decrease's Rt or the increase's,
+        // so one comparison serves both; the average reads the result (a decrease does not use it).
+        cap_on  = cfg_rmax != 32'd0;
+        cap_l   = (cap_on && cfg_rmax < L) ? cfg_rmax : L;
+        rt_sel  = dec_fire ? {9'd0, rt_dec} : (phase_fr ? {9'd0, rt} : rt_sum);
+        rt_over = ((dec_fire | phase_fr) ? cap_on : 1'b1) & (rt_sel > {9'd0, cap_l});
+        rt_upd  = rt_over ? cap_l : rt_sel[31:0];
 
         // spec 4.5: average rounded toward the target so Rc reaches Rt exactly. A cycle writes the
         // decrease's Rc or the increase's (4.6), so one ceiling serves both, after the choice.
-        rc_sum = {1'b0, rc} + {1'b0, rt_inc} + {32'd0, (rc < rt_inc)};
-        rc_avg = rc_sum[32:1];
-        rc_pre = dec_fire ? rc_dec : rc_avg;
-        rc_upd = (rc_pre > rate_cap) ? rate_cap : rc_pre;
+        rc_sum  = {1'b0, rc} + {1'b0, rt_upd} + {32'd0, (rc < rt_upd)};
+        rc_avg  = rc_sum[32:1];
+        rc_pre  = dec_fire ? rc_dec : rc_avg;
+        rc_upd  = (cap_on && rc_pre > cap_l) ? cap_l : rc_pre;
     end
 
     always_ff @(posedge clk) begin

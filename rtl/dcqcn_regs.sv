@@ -67,7 +67,9 @@ module dcqcn_regs #(
     input  wire logic        byte_fire,
     input  wire logic        stall,
     input  wire logic [6:0]  bytes_in,
-    input  wire logic [31:0] rc_next,             // Rc after this cycle's edge (the trace entry's rate)
+    // Rc after this cycle's edge when it has a rate event (the trace entry's rate; any value in
+    // other cycles, which record nothing)
+    input  wire logic [31:0] rc_next,
 
     /* Configuration registers (spec 6.2) */
     output logic      [9:0]  cfg_alpha_g,
@@ -118,6 +120,9 @@ module dcqcn_regs #(
 
     localparam logic [31:0] DATA_BYTES_32 = DATA_BYTES;
 
+    // spec 6.2: every word lies in 0x000-0x1FF: word indices 0-127 (addr[8:2])
+    localparam int READ_WORDS = 128;
+
     localparam logic [1:0] RESP_OKAY   = 2'b00;
     localparam logic [1:0] RESP_DECERR = 2'b11;
 
@@ -155,6 +160,9 @@ module dcqcn_regs #(
     logic [1:0]   wresp;
     logic [31:0]  rword;
     logic         rmapped;
+    // spec 6.2: the words of the word indices 0-127 and which of them are mapped (read_tree)
+    logic [READ_WORDS*32-1:0] rtab;
+    logic [READ_WORDS-1:0]    rmap;
     // spec 4.10: the event, its record and the entry it writes; the selected entry's read-out
     logic         trace_ev;
     logic         trace_full;
@@ -176,6 +184,22 @@ module dcqcn_regs #(
         for (int i = 0; i < 4; i++) begin
             lane_merge[8*i +: 8] = strb[i] ? wdata[8*i +: 8] : cur[8*i +: 8];
         end
+    endfunction
+
+    // the word at index idx of a table of READ_WORDS words: a tree of 2:1 multiplexers, one
+    // level per index bit (level l halves the table on idx[l])
+    function automatic logic [31:0] read_tree(
+        input logic [READ_WORDS*32-1:0] tab,
+        input logic [6:0]               idx
+    );
+        logic [READ_WORDS*32-1:0] t;
+        t = tab;
+        for (int l = 0; l < 7; l++) begin
+            for (int k = 0; k < (READ_WORDS >> (l + 1)); k++) begin
+                t[32*k +: 32] = idx[l] ? t[32*(2*k+1) +: 32] : t[32*(2*k) +: 32];
+            end
+        end
+        read_tree = t[31:0];
     endfunction
 
     // BEGIN GENERATED built: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
@@ -341,8 +365,13 @@ module dcqcn_regs #(
         r_d.bvalid = wr_en | (r.bvalid & ~s_axil_bready);
         r_d.bresp  = wr_en ? wresp : r.bresp;
 
-        // spec 6.2: the read-only words and the read mux on the word index, decoded in a read;
-        // unmapped reads return 0 with DECERR
+        // spec 6.2: the read-only words and the read mux; unmapped reads return 0 with DECERR.
+        // Every word lies in 0x000-0x1FF (word indices 0-127, addr[11:9] != 0 is unmapped): the
+        // case below is evaluated for each index k as a constant, which gives a table of the 128
+        // words (0 where unmapped or absent) and the constant map of the mapped ones; a read
+        // selects its word by a tree of 2:1 multiplexers on rd_word[6:0] (read_tree), as the VHDL
+        // twin's table. A case on rd_word itself is one multiplexer of all the words with a 10-bit
+        // compare each, about 250 LUTs more in the full configuration (docs/measurements.md).
         rd_alpha_cnp   = '0;
         rd_id          = '0;
         rd_credit_frac = '0;
@@ -350,32 +379,30 @@ module dcqcn_regs #(
         rd_trace_status = '0;
         rd_trace_counts = '0;
         rd_trace_entry  = '0;
-        rword          = 32'd0;
-        rmapped        = 1'b0;
-        if (rd_en) begin
-            rd_alpha_cnp.alpha     = alpha;
-            rd_alpha_cnp.cnp_cnt16 = r.cnp_cnt16;
-            rd_id.magic            = 16'hDCC1;
-            rd_id.version          = 8'h01;
-            rd_id.data_bytes       = DATA_BYTES_32[7:0];
-            rd_credit_frac.credit_frac = credit[15:0];
-            rd_status.t_stage       = t_stage;
-            rd_status.b_stage       = b_stage;
-            rd_status.active        = active;
-            rd_status.dec_pending   = dec_pending;
-            rd_status.alpha_pending = alpha_pending;
-            rd_trace_status.trace_count = r.trace.count;
-            rd_trace_status.trace_wptr  = r.trace.wptr;
-            rd_trace_status.trace_lost  = r.trace.lost;
-            rd_trace_counts.trace_n_dec   = r.trace.n_dec;
-            rd_trace_counts.trace_n_byte  = r.trace.n_byte;
-            rd_trace_counts.trace_n_timer = r.trace.n_timer;
-            rd_trace_entry.entry_valid  = trace_sel_valid;
-            rd_trace_entry.entry_both   = trace_rd.both;
-            rd_trace_entry.entry_type   = trace_rd.kind;
-
+        rd_alpha_cnp.alpha     = alpha;
+        rd_alpha_cnp.cnp_cnt16 = r.cnp_cnt16;
+        rd_id.magic            = 16'hDCC1;
+        rd_id.version          = 8'h01;
+        rd_id.data_bytes       = DATA_BYTES_32[7:0];
+        rd_credit_frac.credit_frac = credit[15:0];
+        rd_status.t_stage       = t_stage;
+        rd_status.b_stage       = b_stage;
+        rd_status.active        = active;
+        rd_status.dec_pending   = dec_pending;
+        rd_status.alpha_pending = alpha_pending;
+        rd_trace_status.trace_count = r.trace.count;
+        rd_trace_status.trace_wptr  = r.trace.wptr;
+        rd_trace_status.trace_lost  = r.trace.lost;
+        rd_trace_counts.trace_n_dec   = r.trace.n_dec;
+        rd_trace_counts.trace_n_byte  = r.trace.n_byte;
+        rd_trace_counts.trace_n_timer = r.trace.n_timer;
+        rd_trace_entry.entry_valid  = trace_sel_valid;
+        rd_trace_entry.entry_both   = trace_rd.both;
+        rd_trace_entry.entry_type   = trace_rd.kind;
+        for (int k = 0; k < READ_WORDS; k++) begin
             rmapped = 1'b1;
-            case (rd_word)
+            rword   = 32'd0;
+            case (10'(k))
                 // the held words
                 // BEGIN GENERATED read: `make regmap` from regmap/dcqcn_regs.rdl; do not edit
                 ADDR_CONFIG[11:2]:         rword = r.config_word;
@@ -427,10 +454,18 @@ module dcqcn_regs #(
                 end
             endcase
             // spec 2: a word of an absent feature reads as an unmapped one
-            if (!word_built(rd_word)) begin
+            if (!word_built(10'(k))) begin
                 rword   = 32'd0;
                 rmapped = 1'b0;
             end
+            rtab[32*k +: 32] = rword;
+            rmap[k]          = rmapped;
+        end
+        rword   = read_tree(rtab, rd_word[6:0]);
+        rmapped = rmap[rd_word[6:0]];
+        if (rd_word[9:7] != 3'd0) begin
+            rword   = 32'd0;
+            rmapped = 1'b0;
         end
 
         // spec 6.1: read response; a same-cycle write is seen from the next read on

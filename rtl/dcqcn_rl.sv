@@ -77,6 +77,9 @@ module dcqcn_rl #(
 
     logic [31:0] rc_d;
     logic [31:0] rt_d;
+    logic [31:0] rc_set;
+    logic [31:0] rt_set;
+    logic        rate_set;
     logic        active_d;
 
     /* Events */
@@ -299,7 +302,7 @@ module dcqcn_rl #(
         .byte_fire           (byte_fire),
         .stall               (stall),
         .bytes_in            (bytes_in),
-        .rc_next             (rc_d),
+        .rc_next             (rc_set),
         .cfg_alpha_g         (cfg_alpha_g),
         .cfg_dec_gain        (cfg_dec_gain),
         .cfg_stage_threshold (cfg_stage_threshold),
@@ -329,21 +332,24 @@ module dcqcn_rl #(
         // spec 4.2, 4.9: set by the first decrease, cleared by reset, bypass and a firmware-rate scheme
         active_d = ~rp_hold & (active | dec_fire);
 
-        // spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold
+        // spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold. rc_set, rt_set: the
+        // values a rate update (bypass, the firmware rate, a decrease or an increase) writes. The
+        // trace entry's rate (spec 4.10) is rc_set: it records event cycles only, which update
+        // Rc, so the hold is not built a second time for it.
         if (cfg_bypass) begin
-            rc_d = L;
-            rt_d = L;
+            rc_set = L;
+            rt_set = L;
         end else if (cfg_scheme[0]) begin
-            rc_d = fw_rc;
-            rt_d = fw_rc;
-        end else if (dec_fire | inc_event) begin
-            // decrease or increase, chosen and capped in dcqcn_rate_inc (spec 4.6)
-            rc_d = rc_upd;
-            rt_d = rt_upd;
+            rc_set = fw_rc;
+            rt_set = fw_rc;
         end else begin
-            rc_d = rc;
-            rt_d = rt;
+            // decrease or increase, chosen and capped in dcqcn_rate_inc (spec 4.6)
+            rc_set = rc_upd;
+            rt_set = rt_upd;
         end
+        rate_set = cfg_bypass | cfg_scheme[0] | dec_fire | inc_event;
+        rc_d = rate_set ? rc_set : rc;
+        rt_d = rate_set ? rt_set : rt;
     end
 
     always_ff @(posedge clk) begin

@@ -193,7 +193,7 @@ PREP = "proc; flatten; memory -nomap; memory_map -rom-only; memory_map; opt_clea
 MEMORY_WORD = re.compile(r"\$memory\\(?:(u_\w+)\.)?(\w+)\[(\d+)\]\$\d+")
 
 
-NORMALISE = "opt_expr; opt_merge; wreduce; opt_clean"
+NORMALISE = "opt_expr -mux_bool; opt_merge; wreduce; opt_clean"
 # formal_mq.py, after equiv_make: the bitwise, multiplexer and comparison cells split into one
 # cell per bit, constants propagated and equal cells of the two sides merged (the $equiv cells
 # left alone). equiv_simple imports whole cells into a SAT problem: a bit of the twin's record
@@ -450,11 +450,14 @@ def cut(mod, q2d, fields, sv_only, side, mode, free_bits, cutpoints=(), free_cut
 
 def cut_points(m, tag, cutpoints, free_bits):
     """Cut the module at the cut points: each one's driver becomes the output port `<net>` (its
-    obligation), and both sides get an input port `cut:<net>` (paired by name). In the twin (the
-    gate) every cell that reads a cut point reads `cut:<net>` instead; `prove` drives that port
-    with the SV's value. So both sides downstream of a cut point read the SV's value of it,
-    whatever the twin computes upstream (the cone of a bit downstream stops there on the twin's
-    side), and the twin's value is proven equal to it by the cut point's own obligation."""
+    obligation), and both sides get an input port `cut:<net>` (paired by name). On both sides
+    every cell that reads a cut point reads `cut:<net>` instead; `prove` drives that port with the
+    SV's value. So both sides downstream of a cut point read the SV's value of it, whatever the
+    twin computes upstream (the cone of a bit downstream stops there on the twin's side), and the
+    twin's value is proven equal to it by the cut point's own obligation. (On the SV's side the
+    value read is unchanged; reading it through the same port makes a cell downstream that the
+    two HDLs build alike one cell after `opt_merge`, e.g. a product whose factor reads a cut
+    point, which SAT could not prove equal to its twin otherwise.)"""
     rewire = {}
     for name in sorted(cutpoints):
         bits = m["netnames"][f"{tag}:{name}"]["bits"]
@@ -467,8 +470,6 @@ def cut_points(m, tag, cutpoints, free_bits):
                 rewire[b] = f
         m["ports"][name] = {"direction": "output", "bits": list(bits)}
         m["ports"][f"cut:{name}"] = {"direction": "input", "bits": fresh}
-    if tag == "sv":
-        return
     for cell in m["cells"].values():
         for port, conn in cell["connections"].items():
             if cell["port_directions"][port] == "input":

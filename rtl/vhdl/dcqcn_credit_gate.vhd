@@ -87,6 +87,7 @@ begin
     variable cap_q       : unsigned(47 downto 0);
     variable credit_left : unsigned(47 downto 0);
     variable credit_sum  : unsigned(48 downto 0);
+    variable cap_over    : std_logic;
   begin
     v := r;
 
@@ -98,7 +99,10 @@ begin
 
     -- spec 5.3: tkeep-aware gate; bypass and the unthrottled schemes pass ungated, the gate mask
     -- blocks in every scheme (spec 4.7, 4.9)
-    beat_ok := not cfg_gate_mask and (ungated or to_sl(r.credit >= resize(bytes & x"0000", 48)));
+    -- credit >= bytes & x"0000": bits 47:23 above the beat, or bits 22:16 against it (a
+    -- comparison of all 48 bits maps to about 14 LUTs more)
+    beat_ok := not cfg_gate_mask and (ungated or to_sl(r.credit(47 downto 23) /= 0)
+                                      or to_sl(r.credit(22 downto 16) >= bytes));
     ready   := not rst and (not r.m_valid or m_axis_tready) and beat_ok;
     load    := s_axis_tvalid and ready;
     if (load = '1') then
@@ -120,9 +124,14 @@ begin
     -- load implies credit covers the beat, so this never underflows (spec 5.2)
     credit_left := r.credit - resize(b_in & x"0000", 48);
     credit_sum  := resize(credit_left, 49) + resize(r.bpc, 49);
+    -- credit_sum > cap_q, compared on the bits cap_q does not hold at 0 (a comparison of all 49
+    -- bits maps to about 19 LUTs more)
+    cap_over    := to_sl(credit_sum(48 downto 16) > resize(cap_bytes, 33))
+                   or (to_sl(credit_sum(48 downto 16) = resize(cap_bytes, 33))
+                       and to_sl(credit_sum(15 downto 0) /= 0));
     if (ungated = '1') then
       v.credit := (others => '0');
-    elsif (credit_sum > resize(cap_q, 49)) then
+    elsif (cap_over = '1') then
       v.credit := cap_q;
     else
       v.credit := credit_sum(47 downto 0);

@@ -73,7 +73,8 @@ begin
     variable rc_sub      : unsigned(31 downto 0);
     variable rmin_eff    : unsigned(31 downto 0);
     variable keep_fac    : unsigned(10 downto 0);
-    variable keep_prod   : unsigned(42 downto 0);
+    variable keep_lo     : unsigned(27 downto 0);
+    variable keep_hi     : unsigned(25 downto 0);
     variable keep        : unsigned(31 downto 0);
     variable rc_cut      : unsigned(31 downto 0);
   begin
@@ -105,14 +106,17 @@ begin
     -- delta < Rc (alpha < 1024), so no underflow
     rc_sub      := rc - delta;
 
-    -- spec 4.4: min_dec_fac, the share of Rc a decrease keeps: floor(Rc * min(f, 1024) / 1024)
+    -- spec 4.4: min_dec_fac, the share of Rc a decrease keeps: floor(Rc * min(f, 1024) / 1024).
+    -- The 32x11 product from the same halves of Rc as delta's, as in the SV (Rc * f < 2^43, bits
+    -- 41:10 kept)
     if (cfg_min_dec_fac > 1024) then
       keep_fac := to_unsigned(1024, 11);
     else
       keep_fac := cfg_min_dec_fac;
     end if;
-    keep_prod := rc * keep_fac;
-    keep      := keep_prod(41 downto 10);
+    keep_lo := rc(16 downto 0) * keep_fac;
+    keep_hi := rc(31 downto 17) * keep_fac + resize(keep_lo(27 downto 17), 26);
+    keep    := keep_hi(24 downto 0) & keep_lo(16 downto 10);
 
     -- spec 4.4: the first decrease after reset or a hold sets min(rate_first_cnp, L) if enabled
     if (active = '0' and cfg_rate_first_cnp /= 0) then

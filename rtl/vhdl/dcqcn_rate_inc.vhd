@@ -74,42 +74,40 @@ architecture rtl of dcqcn_rate_inc is
 begin
 
   comb : process (all) is
-    variable v          : RateIncRegType;
-    variable t_fire     : std_logic;
-    variable b_fire     : std_logic;
-    variable inc_ev     : std_logic;
-    variable byte_thr   : unsigned(31 downto 0);
-    variable restart    : std_logic;
-    variable byte_sum   : unsigned(32 downto 0);
-    variable t_new      : unsigned(7 downto 0);
-    variable b_new      : unsigned(7 downto 0);
-    variable t_lt       : std_logic;
-    variable t_gt       : std_logic;
-    variable b_lt       : std_logic;
-    variable b_gt       : std_logic;
-    variable fr         : std_logic;
-    variable hai        : std_logic;
-    variable t_inc      : std_logic;
-    variable b_inc      : std_logic;
-    variable s_lo       : unsigned(7 downto 0);
-    variable s_lo_inc   : std_logic;
-    variable s_old      : unsigned(7 downto 0);
-    variable s_inc      : std_logic;
-    variable hai_base   : unsigned(7 downto 0);
-    variable hai_prod   : unsigned(39 downto 0);
-    variable hai_add    : unsigned(39 downto 0);
-    variable hai_step   : unsigned(39 downto 0);
-    variable rt_add     : unsigned(39 downto 0);
-    variable rt_sum     : unsigned(40 downto 0);
-    variable rt_clamped : unsigned(31 downto 0);
-    variable rate_cap   : unsigned(31 downto 0);
-    variable rt_pre     : unsigned(31 downto 0);
-    variable rt_next    : unsigned(31 downto 0);
-    variable rt_dec_cap : unsigned(31 downto 0);
-    variable rt_upd_v   : unsigned(31 downto 0);
-    variable rc_sum     : unsigned(32 downto 0);
-    variable rc_pre     : unsigned(31 downto 0);
-    variable rc_next    : unsigned(31 downto 0);
+    variable v        : RateIncRegType;
+    variable t_fire   : std_logic;
+    variable b_fire   : std_logic;
+    variable inc_ev   : std_logic;
+    variable byte_thr : unsigned(31 downto 0);
+    variable restart  : std_logic;
+    variable byte_sum : unsigned(32 downto 0);
+    variable t_new    : unsigned(7 downto 0);
+    variable b_new    : unsigned(7 downto 0);
+    variable t_lt     : std_logic;
+    variable t_gt     : std_logic;
+    variable b_lt     : std_logic;
+    variable b_gt     : std_logic;
+    variable fr       : std_logic;
+    variable hai      : std_logic;
+    variable t_inc    : std_logic;
+    variable b_inc    : std_logic;
+    variable s_lo     : unsigned(7 downto 0);
+    variable s_lo_inc : std_logic;
+    variable s_old    : unsigned(7 downto 0);
+    variable s_inc    : std_logic;
+    variable hai_i    : unsigned(7 downto 0);
+    variable hai_f    : unsigned(7 downto 0);
+    variable hai_step : unsigned(39 downto 0);
+    variable rt_add   : unsigned(39 downto 0);
+    variable rt_sum   : unsigned(40 downto 0);
+    variable cap_on   : std_logic;
+    variable cap_l    : unsigned(31 downto 0);
+    variable rt_sel   : unsigned(40 downto 0);
+    variable rt_over  : std_logic;
+    variable rt_upd_v : unsigned(31 downto 0);
+    variable rc_sum   : unsigned(32 downto 0);
+    variable rc_pre   : unsigned(31 downto 0);
+    variable rc_next  : unsigned(31 downto 0);
   begin
     v := r;
 
@@ -147,8 +145,19 @@ begin
     end if;
 
     -- spec 4.5: stages advance only on a non-cancelled event of their own trigger (sat at 255)
-    t_inc := inc_ev and t_fire and to_sl(r.t_stage /= x"FF");
-    b_inc := inc_ev and b_fire and to_sl(r.b_stage /= x"FF");
+    -- (an if, not to_sl: GHDL 2.0 synthesises to_sl's early return with an undefined input that
+    -- is never selected, and the formal proof pairs the SV's and the twin's hyper product as one
+    -- cell only when its factor, which reads t_inc and b_inc, is built alike; docs/formal.md)
+    if (r.t_stage /= x"FF") then
+      t_inc := inc_ev and t_fire;
+    else
+      t_inc := '0';
+    end if;
+    if (r.b_stage /= x"FF") then
+      b_inc := inc_ev and b_fire;
+    else
+      b_inc := '0';
+    end if;
     if (t_inc = '1') then
       t_new := r.t_stage + 1;
     else
@@ -185,13 +194,12 @@ begin
       hai := t_gt;
     end if;
 
-    -- spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F); the
-    -- step is rhai or i x rhai (40 bits). smin = s_old + s_inc: s_old is the stage (or min(t, b))
-    -- before this cycle's advance, s_inc its advance (min(t + dt, b + db) = min(t, b) +
-    -- (t < b ? dt : t > b ? db : dt and db)), so that the product reads registers only:
-    -- i x rhai = (s_old - F) x rhai + s_inc x rhai. In the hyper phase s_old >= F, so s_old - F
-    -- does not wrap and the sum is i x rhai < 2^40. (The SV builds the same cells in the same
-    -- order; docs/formal.md.)
+    -- spec 4.5: hyper index i = smin - F (used in the hyper phase only, where smin > F).
+    -- smin = s_old + s_inc: s_old is the stage (or min(t, b)) before this cycle's advance, s_inc
+    -- its advance (min(t + dt, b + db) = min(t, b) + (t < b ? dt : t > b ? db : dt and db)).
+    -- A stage advances only below 255, so smin <= 255 and, in the hyper phase, i is 1..255: 8
+    -- bits, no wrap. The hyper step is one 32 x 8 product, rhai x i with cfg_hai_mult and
+    -- rhai x 1 without; it does not read the phase (as in the SV; docs/formal.md).
     if (r.t_stage < r.b_stage) then
       s_lo := r.t_stage;
     else
@@ -214,73 +222,61 @@ begin
       s_old := r.t_stage;
       s_inc := t_inc;
     end if;
-    hai_base := s_old - cfg_stage_threshold;
-    hai_prod := cfg_rhai * hai_base;
-    if (s_inc = '1') then
-      hai_add := resize(cfg_rhai, 40);
-    else
-      hai_add := (others => '0');
-    end if;
+    hai_i := s_old + ("0000000" & s_inc) - cfg_stage_threshold;
     if (cfg_hai_mult = '1') then
-      hai_step := hai_prod + hai_add;
+      hai_f := hai_i;
     else
-      hai_step := resize(cfg_rhai, 40);
+      hai_f := to_unsigned(1, 8);
     end if;
+    hai_step := cfg_rhai * hai_f;
 
-    -- spec 4.5: 41-bit sum, clamp to L before any wrap; one adder shared by AI and HAI
+    -- spec 4.5: 41-bit sum; one adder shared by AI and HAI
     if (hai = '1') then
       rt_add := hai_step;
     else
       rt_add := resize(cfg_rai, 40);
     end if;
     rt_sum := resize(rt, 41) + resize(rt_add, 41);
-    if (rt_sum > resize(L_C, 41)) then
-      rt_clamped := L_C;
-    else
-      rt_clamped := rt_sum(31 downto 0);
-    end if;
 
-    -- spec 4.6: the ceiling ceil(x) = min(x, rate_cap), rate_cap = min(cfg_rmax, L), all ones
-    -- (no ceiling) when cfg_rmax = 0. The increase's Rt: min(sum, L) then ceil, which is spec
-    -- 4.5's ceil(min(sum, L)); fast recovery's Rt takes the same ceiling.
-    if (cfg_rmax = 0) then
-      rate_cap := (others => '1');
-    elsif (cfg_rmax < L_C) then
-      rate_cap := cfg_rmax;
+    -- spec 4.6: ceil(x) = min(x, min(cfg_rmax, L)) when cfg_rmax /= 0, x otherwise. cap_l is
+    -- min(cfg_rmax, L), or L when cfg_rmax = 0: the increase's sum takes min(sum, cap_l), which
+    -- is 4.5's ceil(min(sum, L)) in both cases; fast recovery's and the decrease's Rt, and Rc,
+    -- take cap_l only when cfg_rmax /= 0. A cycle writes the decrease's Rt or the increase's,
+    -- so one comparison serves both; the average reads the result (a decrease does not use it).
+    cap_on := to_sl(cfg_rmax /= 0);
+    if (cap_on = '1' and cfg_rmax < L_C) then
+      cap_l := cfg_rmax;
     else
-      rate_cap := L_C;
-    end if;
-    if (fr = '1') then
-      rt_pre := rt;
-    else
-      rt_pre := rt_clamped;
-    end if;
-    if (rt_pre > rate_cap) then
-      rt_next := rate_cap;
-    else
-      rt_next := rt_pre;
-    end if;
-    if (rt_dec > rate_cap) then
-      rt_dec_cap := rate_cap;
-    else
-      rt_dec_cap := rt_dec;
+      cap_l := L_C;
     end if;
     if (dec_fire = '1') then
-      rt_upd_v := rt_dec_cap;
+      rt_sel := resize(rt_dec, 41);
+    elsif (fr = '1') then
+      rt_sel := resize(rt, 41);
     else
-      rt_upd_v := rt_next;
+      rt_sel := rt_sum;
+    end if;
+    if ((dec_fire or fr) = '1') then
+      rt_over := cap_on and to_sl(rt_sel > resize(cap_l, 41));
+    else
+      rt_over := to_sl(rt_sel > resize(cap_l, 41));
+    end if;
+    if (rt_over = '1') then
+      rt_upd_v := cap_l;
+    else
+      rt_upd_v := rt_sel(31 downto 0);
     end if;
 
     -- spec 4.5: average rounded toward the target so Rc reaches Rt exactly. A cycle writes the
     -- decrease's Rc or the increase's (4.6), so one ceiling serves both, after the choice.
-    rc_sum := resize(rc, 33) + resize(rt_next, 33) + resize(unsigned'(0 => to_sl(rc < rt_next)), 33);
+    rc_sum := resize(rc, 33) + resize(rt_upd_v, 33) + resize(unsigned'(0 => to_sl(rc < rt_upd_v)), 33);
     if (dec_fire = '1') then
       rc_pre := rc_dec;
     else
       rc_pre := rc_sum(32 downto 1);
     end if;
-    if (rc_pre > rate_cap) then
-      rc_next := rate_cap;
+    if (cap_on = '1' and rc_pre > cap_l) then
+      rc_next := cap_l;
     else
       rc_next := rc_pre;
     end if;

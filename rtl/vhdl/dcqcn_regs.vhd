@@ -64,7 +64,8 @@ entity dcqcn_regs is
     byte_fire           : in    std_logic;
     stall               : in    std_logic;
     bytes_in            : in    unsigned(6 downto 0);
-    -- Rc after this cycle's edge (the trace entry's rate, spec 4.10)
+    -- Rc after this cycle's edge when it has a rate event (the trace entry's rate, spec 4.10;
+    -- any value in other cycles, which record nothing)
     rc_next             : in    unsigned(31 downto 0);
     -- Configuration registers (spec 6.2)
     cfg_alpha_g         : out   unsigned(9 downto 0);
@@ -179,8 +180,8 @@ architecture rtl of dcqcn_regs is
   -- spec 6.2: every word of the register map lies in 0x000-0x1FF, word indices 0-127: the read
   -- mux is a table indexed by addr[8:2] (unmapped entries 0), addr[11:9] /= 0 is unmapped. A
   -- table, not a case statement: GHDL 2.0 writes a `case` with `when others` as a Verilog `case`
-  -- without its default (a latch for Yosys), and Yosys maps the indexed table to wide multiplexers
-  -- as it does the SV's case (README.md, Synthesis).
+  -- without its default (a latch for Yosys), and Yosys maps the indexed table to a tree of
+  -- multiplexers on the index bits, as the SV's table (its read_tree; README.md, Synthesis).
   constant READ_BITS_C  : natural := 7;
   constant READ_WORDS_C : natural := 2 ** READ_BITS_C;
 

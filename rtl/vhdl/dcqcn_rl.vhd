@@ -106,7 +106,7 @@ architecture rtl of dcqcn_rl is
   signal rc_upd : unsigned(31 downto 0);
   signal rt_upd : unsigned(31 downto 0);
 
-  -- Rc after this cycle's edge (spec 4.10: the trace entry's rate)
+  -- Rc after the edge of a cycle with a rate event (spec 4.10: the trace entry's rate)
   signal rc_next : unsigned(31 downto 0);
 
   -- State of the sub-blocks
@@ -356,28 +356,36 @@ begin
     );
 
   comb : process (all) is
-    variable v : RlRegType;
+    variable v      : RlRegType;
+    variable rc_set : unsigned(31 downto 0);
+    variable rt_set : unsigned(31 downto 0);
   begin
     v := r;
 
     -- spec 4.2, 4.9: set by the first decrease, cleared by reset, bypass and a firmware-rate scheme
     v.active := not rp_hold and (r.active or dec_fire);
 
-    -- spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold
+    -- spec 4.6, 4.9: bypass > firmware rate > decrease > increase > hold. rc_set, rt_set: the
+    -- values a rate update (bypass, the firmware rate, a decrease or an increase) writes
     if (cfg_bypass = '1') then
-      v.rc := L_C;
-      v.rt := L_C;
+      rc_set := L_C;
+      rt_set := L_C;
     elsif (cfg_scheme(0) = '1') then
-      v.rc := fw_rc;
-      v.rt := fw_rc;
-    elsif (dec_fire = '1' or inc_event = '1') then
+      rc_set := fw_rc;
+      rt_set := fw_rc;
+    else
       -- decrease or increase, chosen and capped in dcqcn_rate_inc (spec 4.6)
-      v.rc := rc_upd;
-      v.rt := rt_upd;
+      rc_set := rc_upd;
+      rt_set := rt_upd;
+    end if;
+    if ((cfg_bypass or cfg_scheme(0) or dec_fire or inc_event) = '1') then
+      v.rc := rc_set;
+      v.rt := rt_set;
     end if;
 
-    -- spec 4.10: Rc after this edge, reset aside (the trace entry's rate)
-    rc_next <= v.rc;
+    -- spec 4.10: the trace entry's rate, Rc after the edge of an event cycle (a decrease or an
+    -- increase: an update, so rc_set is what Rc takes; the hold is not built a second time)
+    rc_next <= rc_set;
 
     if (rst = '1') then
       v := REG_INIT_C;
