@@ -106,10 +106,25 @@ architecture rtl of dcqcn_mq_core is
   signal r   : BitmapsType := REG_INIT_C;
   signal rin : BitmapsType;
 
-  -- '1' at bit q of an NQ_C-bit vector (none for q >= QPS): a shifter, one cell in GHDL's netlist
+  -- '1' at bit q of an NQ_C-bit vector (none for q >= QPS): a 32-bit shifter on q[4:0] placed in
+  -- the 32-bit group q[11:5], so GHDL's netlist has one compare and one 32-bit multiplexer per
+  -- group and stays vector operations (the twin under Verilator as fast as before). An NQ_C-bit
+  -- shift of a 1 took the flattened block to 32164 LUT against the SystemVerilog's 29839 at QPS
+  -- 1024; the groups give 27371 (synth_xilinx -flatten -abc9, scripts/synth_mq.py).
   function onehot (q : qp_t) return bitmap_t is
+    constant NG_C : positive := (NQ_C + 31) / 32;
+    variable lo   : std_logic_vector(31 downto 0);
+    variable x    : std_logic_vector(32 * NG_C - 1 downto 0);
   begin
-    return bitmap_t(shift_left(to_unsigned(1, NQ_C), to_integer(q)));
+    lo := std_logic_vector(shift_left(to_unsigned(1, 32), to_integer(q(4 downto 0))));
+    for h in 0 to NG_C - 1 loop
+      if (q(11 downto 5) = h) then
+        x(32 * h + 31 downto 32 * h) := lo;
+      else
+        x(32 * h + 31 downto 32 * h) := (others => '0');
+      end if;
+    end loop;
+    return x(NQ_C - 1 downto 0);
   end function onehot;
 
   -- every bit of a bitmap: s
