@@ -41,8 +41,16 @@ architecture sim of tb_nscc_ack is
 
   type NamesType is array (0 to N_ALL_C - 1) of name_t;
 
-  -- the fields of a line, in order (the file's header)
-  constant WIDTHS_C : WidthsType := (
+  -- the fields of a line, in order (the file's header): the input flow record, the other inputs,
+  -- the written record, the outcome and win_ok, the init record. The three records' fields come
+  -- from one table (FLOW_*), prefixed in_, out_ and init_.
+  constant FLOW_N_C : natural := 18;
+
+  type FlowWidthsType is array (0 to FLOW_N_C - 1) of positive;
+
+  type FlowNamesType is array (0 to FLOW_N_C - 1) of string(1 to 12);
+
+  constant FLOW_WIDTHS_C : FlowWidthsType := (
     32,
     32,
     32,
@@ -60,7 +68,43 @@ architecture sim of tb_nscc_ack is
     1,
     32,
     32,
-    32,
+    32
+  );
+  constant FLOW_NAMES_C  : FlowNamesType  := (
+    "cwnd        ",
+    "abytes      ",
+    "saved       ",
+    "base_rtt    ",
+    "max_wnd     ",
+    "avg         ",
+    "achieved    ",
+    "received    ",
+    "fi_count    ",
+    "inc         ",
+    "to_ignore   ",
+    "ignored     ",
+    "increase    ",
+    "trigger_qa  ",
+    "qa_armed    ",
+    "t_adj       ",
+    "t_dec       ",
+    "t_qa        "
+  );
+
+  -- the first field of each flow record on a line
+  constant FLOW_IN_C   : natural := 0;
+  constant FLOW_OUT_C  : natural := N_IN_C;
+  constant FLOW_INIT_C : natural := N_ALL_C - FLOW_N_C;
+
+  type InWidthsType is array (FLOW_N_C to N_IN_C - 1) of positive;
+
+  type InNamesType is array (FLOW_N_C to N_IN_C - 1) of name_t;
+
+  type OutWidthsType is array (FLOW_OUT_C + FLOW_N_C to FLOW_INIT_C - 1) of positive;
+
+  type OutNamesType is array (FLOW_OUT_C + FLOW_N_C to FLOW_INIT_C - 1) of name_t;
+
+  constant IN_WIDTHS_C  : InWidthsType  := (
     32,
     1,
     32,
@@ -88,73 +132,9 @@ architecture sim of tb_nscc_ack is
     4,
     1,
     16,
-    24,
-    32,
-    32,
-    32,
-    24,
-    24,
-    32,
-    32,
-    32,
-    32,
-    40,
-    32,
-    32,
-    1,
-    1,
-    1,
-    32,
-    32,
-    32,
-    1,
-    1,
-    1,
-    1,
-    1,
-    3,
-    1,
-    1,
-    1,
-    1,
-    32,
-    32,
-    32,
-    24,
-    24,
-    32,
-    32,
-    32,
-    32,
-    40,
-    32,
-    32,
-    1,
-    1,
-    1,
-    32,
-    32,
-    32
+    24
   );
-  constant NAMES_C  : NamesType  := (
-    "in_cwnd          ",
-    "in_abytes        ",
-    "in_saved         ",
-    "in_base_rtt      ",
-    "in_max_wnd       ",
-    "in_avg           ",
-    "in_achieved      ",
-    "in_received      ",
-    "in_fi_count      ",
-    "in_inc           ",
-    "in_to_ignore     ",
-    "in_ignored       ",
-    "in_increase      ",
-    "in_trigger_qa    ",
-    "in_qa_armed      ",
-    "in_t_adj         ",
-    "in_t_dec         ",
-    "in_t_qa          ",
+  constant IN_NAMES_C   : InNamesType   := (
     "gbytes           ",
     "old              ",
     "now              ",
@@ -182,25 +162,21 @@ architecture sim of tb_nscc_ack is
     "cfg_qa_gate      ",
     "cfg_qa_en        ",
     "cfg_fi_delay     ",
-    "cfg_qa_delay     ",
-    "out_cwnd         ",
-    "out_abytes       ",
-    "out_saved        ",
-    "out_base_rtt     ",
-    "out_max_wnd      ",
-    "out_avg          ",
-    "out_achieved     ",
-    "out_received     ",
-    "out_fi_count     ",
-    "out_inc          ",
-    "out_to_ignore    ",
-    "out_ignored      ",
-    "out_increase     ",
-    "out_trigger_qa   ",
-    "out_qa_armed     ",
-    "out_t_adj        ",
-    "out_t_dec        ",
-    "out_t_qa         ",
+    "cfg_qa_delay     "
+  );
+  constant OUT_WIDTHS_C : OutWidthsType := (
+    1,
+    1,
+    1,
+    1,
+    1,
+    3,
+    1,
+    1,
+    1,
+    1
+  );
+  constant OUT_NAMES_C  : OutNamesType  := (
     "oc_penalty       ",
     "oc_restored      ",
     "oc_rtt_valid     ",
@@ -210,26 +186,53 @@ architecture sim of tb_nscc_ack is
     "oc_md_applied    ",
     "oc_adjusted      ",
     "oc_eta_added     ",
-    "win_ok           ",
-    "init_cwnd        ",
-    "init_abytes      ",
-    "init_saved       ",
-    "init_base_rtt    ",
-    "init_max_wnd     ",
-    "init_avg         ",
-    "init_achieved    ",
-    "init_received    ",
-    "init_fi_count    ",
-    "init_inc         ",
-    "init_to_ignore   ",
-    "init_ignored     ",
-    "init_increase    ",
-    "init_trigger_qa  ",
-    "init_qa_armed    ",
-    "init_t_adj       ",
-    "init_t_dec       ",
-    "init_t_qa        "
+    "win_ok           "
   );
+
+  function all_widths return WidthsType is
+    variable w : WidthsType;
+  begin
+    for i in 0 to FLOW_N_C - 1 loop
+      w(FLOW_IN_C + i)   := FLOW_WIDTHS_C(i);
+      w(FLOW_OUT_C + i)  := FLOW_WIDTHS_C(i);
+      w(FLOW_INIT_C + i) := FLOW_WIDTHS_C(i);
+    end loop;
+    for i in InWidthsType'range loop
+      w(i) := IN_WIDTHS_C(i);
+    end loop;
+    for i in OutWidthsType'range loop
+      w(i) := OUT_WIDTHS_C(i);
+    end loop;
+    return w;
+  end function all_widths;
+
+  -- prefix & the flow field's name, padded to name_t
+  function flow_name (prefix : string; i : natural) return name_t is
+    variable n : name_t := (others => ' ');
+  begin
+    n(1 to prefix'length + 12) := prefix & FLOW_NAMES_C(i);
+    return n;
+  end function flow_name;
+
+  function all_names return NamesType is
+    variable n : NamesType;
+  begin
+    for i in 0 to FLOW_N_C - 1 loop
+      n(FLOW_IN_C + i)   := flow_name("in_", i);
+      n(FLOW_OUT_C + i)  := flow_name("out_", i);
+      n(FLOW_INIT_C + i) := flow_name("init_", i);
+    end loop;
+    for i in InNamesType'range loop
+      n(i) := IN_NAMES_C(i);
+    end loop;
+    for i in OutNamesType'range loop
+      n(i) := OUT_NAMES_C(i);
+    end loop;
+    return n;
+  end function all_names;
+
+  constant WIDTHS_C : WidthsType := all_widths;
+  constant NAMES_C  : NamesType  := all_names;
 
   signal flow_rd      : NsccFlowType;
   signal gbytes       : unsigned(31 downto 0);
@@ -276,6 +279,60 @@ architecture sim of tb_nscc_ack is
     end loop;
     return s;
   end function trim;
+
+  -- the flow record whose fields are v(base) .. v(base + 17), in FLOW_NAMES_C's order
+
+  function flow_of (v : ValuesType; base : natural) return NsccFlowType is
+    variable f : NsccFlowType;
+  begin
+    f.cwnd       := resize(v(base + 0), 32);
+    f.abytes     := resize(v(base + 1), 32);
+    f.saved      := resize(v(base + 2), 32);
+    f.base_rtt   := resize(v(base + 3), 24);
+    f.max_wnd    := resize(v(base + 4), 24);
+    f.avg        := resize(v(base + 5), 32);
+    f.achieved   := resize(v(base + 6), 32);
+    f.received   := resize(v(base + 7), 32);
+    f.fi_count   := resize(v(base + 8), 32);
+    f.inc        := resize(v(base + 9), 40);
+    f.to_ignore  := resize(v(base + 10), 32);
+    f.ignored    := resize(v(base + 11), 32);
+    f.increase   := v(base + 12)(0);
+    f.trigger_qa := v(base + 13)(0);
+    f.qa_armed   := v(base + 14)(0);
+    f.t_adj      := resize(v(base + 15), 32);
+    f.t_dec      := resize(v(base + 16), 32);
+    f.t_qa       := resize(v(base + 17), 32);
+    return f;
+  end function flow_of;
+
+  -- v(base) .. v(base + 17) set to the fields of f
+
+  procedure put_flow (
+    f    : NsccFlowType;
+    base : natural;
+    v    : inout ValuesType
+  ) is
+  begin
+    v(base + 0)  := resize(f.cwnd, 64);
+    v(base + 1)  := resize(f.abytes, 64);
+    v(base + 2)  := resize(f.saved, 64);
+    v(base + 3)  := resize(f.base_rtt, 64);
+    v(base + 4)  := resize(f.max_wnd, 64);
+    v(base + 5)  := resize(f.avg, 64);
+    v(base + 6)  := resize(f.achieved, 64);
+    v(base + 7)  := resize(f.received, 64);
+    v(base + 8)  := resize(f.fi_count, 64);
+    v(base + 9)  := resize(f.inc, 64);
+    v(base + 10) := resize(f.to_ignore, 64);
+    v(base + 11) := resize(f.ignored, 64);
+    v(base + 12) := (0 => f.increase, others => '0');
+    v(base + 13) := (0 => f.trigger_qa, others => '0');
+    v(base + 14) := (0 => f.qa_armed, others => '0');
+    v(base + 15) := resize(f.t_adj, 64);
+    v(base + 16) := resize(f.t_dec, 64);
+    v(base + 17) := resize(f.t_qa, 64);
+  end procedure put_flow;
 
 begin
 
@@ -431,76 +488,42 @@ begin
         stop(VECTORS & ":" & integer'image(lineno) & ": more than " & integer'image(N_ALL_C) & " fields");
       end if;
 
-      flow_rd.cwnd       <= resize(v(0), 32);
-      flow_rd.abytes     <= resize(v(1), 32);
-      flow_rd.saved      <= resize(v(2), 32);
-      flow_rd.base_rtt   <= resize(v(3), 24);
-      flow_rd.max_wnd    <= resize(v(4), 24);
-      flow_rd.avg        <= resize(v(5), 32);
-      flow_rd.achieved   <= resize(v(6), 32);
-      flow_rd.received   <= resize(v(7), 32);
-      flow_rd.fi_count   <= resize(v(8), 32);
-      flow_rd.inc        <= resize(v(9), 40);
-      flow_rd.to_ignore  <= resize(v(10), 32);
-      flow_rd.ignored    <= resize(v(11), 32);
-      flow_rd.increase   <= bit_of(v(12));
-      flow_rd.trigger_qa <= bit_of(v(13));
-      flow_rd.qa_armed   <= bit_of(v(14));
-      flow_rd.t_adj      <= resize(v(15), 32);
-      flow_rd.t_dec      <= resize(v(16), 32);
-      flow_rd.t_qa       <= resize(v(17), 32);
-      gbytes             <= resize(v(18), 32);
-      old                <= bit_of(v(19));
-      now                <= resize(v(20), 32);
-      cc_en              <= bit_of(v(21));
-      ev_kind            <= resize(v(22), 2);
-      ev_bytes           <= resize(v(23), 24);
-      ev_ecn             <= bit_of(v(24));
-      ev_rtt_valid       <= bit_of(v(25));
-      ev_rtt             <= resize(v(26), 24);
-      ev_pend            <= resize(v(27), 7);
-      ev_rc              <= bit_of(v(28));
-      cfg.base_rtt       <= resize(v(29), 24);
-      cfg.target         <= resize(v(30), 24);
-      cfg.mtu            <= resize(v(31), 16);
-      cfg.max_wnd        <= resize(v(32), 24);
-      cfg.init_cwnd      <= resize(v(33), 24);
-      cfg.fi             <= resize(v(34), 20);
-      cfg.alpha          <= resize(v(35), 32);
-      cfg.fi_scale       <= resize(v(36), 24);
-      cfg.eta            <= resize(v(37), 24);
-      cfg.adjust_period  <= resize(v(38), 24);
-      cfg.adjust_bytes   <= resize(v(39), 24);
-      cfg.gamma          <= resize(v(40), 9);
-      cfg.ewma_shift     <= resize(v(41), 4);
-      cfg.qa_gate        <= resize(v(42), 4);
-      cfg.qa_en          <= bit_of(v(43));
-      cfg.fi_delay       <= resize(v(44), 16);
-      cfg.qa_delay       <= resize(v(45), 24);
+      flow_rd           <= flow_of(v, FLOW_IN_C);
+      gbytes            <= resize(v(18), 32);
+      old               <= bit_of(v(19));
+      now               <= resize(v(20), 32);
+      cc_en             <= bit_of(v(21));
+      ev_kind           <= resize(v(22), 2);
+      ev_bytes          <= resize(v(23), 24);
+      ev_ecn            <= bit_of(v(24));
+      ev_rtt_valid      <= bit_of(v(25));
+      ev_rtt            <= resize(v(26), 24);
+      ev_pend           <= resize(v(27), 7);
+      ev_rc             <= bit_of(v(28));
+      cfg.base_rtt      <= resize(v(29), 24);
+      cfg.target        <= resize(v(30), 24);
+      cfg.mtu           <= resize(v(31), 16);
+      cfg.max_wnd       <= resize(v(32), 24);
+      cfg.init_cwnd     <= resize(v(33), 24);
+      cfg.fi            <= resize(v(34), 20);
+      cfg.alpha         <= resize(v(35), 32);
+      cfg.fi_scale      <= resize(v(36), 24);
+      cfg.eta           <= resize(v(37), 24);
+      cfg.adjust_period <= resize(v(38), 24);
+      cfg.adjust_bytes  <= resize(v(39), 24);
+      cfg.gamma         <= resize(v(40), 9);
+      cfg.ewma_shift    <= resize(v(41), 4);
+      cfg.qa_gate       <= resize(v(42), 4);
+      cfg.qa_en         <= bit_of(v(43));
+      cfg.fi_delay      <= resize(v(44), 16);
+      cfg.qa_delay      <= resize(v(45), 24);
       wait for 1 ns;
-      mtu                := cfg.mtu;
+      mtu               := cfg.mtu;
       if (mtu = 0) then
         mtu := to_unsigned(1, 16);
       end if;
       init    := init_flow(cfg, now);
-      act(46) := resize(flow_wd.cwnd, 64);
-      act(47) := resize(flow_wd.abytes, 64);
-      act(48) := resize(flow_wd.saved, 64);
-      act(49) := resize(flow_wd.base_rtt, 64);
-      act(50) := resize(flow_wd.max_wnd, 64);
-      act(51) := resize(flow_wd.avg, 64);
-      act(52) := resize(flow_wd.achieved, 64);
-      act(53) := resize(flow_wd.received, 64);
-      act(54) := resize(flow_wd.fi_count, 64);
-      act(55) := resize(flow_wd.inc, 64);
-      act(56) := resize(flow_wd.to_ignore, 64);
-      act(57) := resize(flow_wd.ignored, 64);
-      act(58) := (0 => flow_wd.increase, others => '0');
-      act(59) := (0 => flow_wd.trigger_qa, others => '0');
-      act(60) := (0 => flow_wd.qa_armed, others => '0');
-      act(61) := resize(flow_wd.t_adj, 64);
-      act(62) := resize(flow_wd.t_dec, 64);
-      act(63) := resize(flow_wd.t_qa, 64);
+      put_flow(flow_wd, FLOW_OUT_C, act);
       act(64) := (0 => outcome.penalty, others => '0');
       act(65) := (0 => outcome.restored, others => '0');
       act(66) := (0 => outcome.rtt_valid, others => '0');
@@ -511,24 +534,7 @@ begin
       act(71) := (0 => outcome.adjusted, others => '0');
       act(72) := (0 => outcome.eta_added, others => '0');
       act(73) := (0 => win_ok(gbytes, flow_wd.abytes, flow_wd.cwnd, mtu), others => '0');
-      act(74) := resize(init.cwnd, 64);
-      act(75) := resize(init.abytes, 64);
-      act(76) := resize(init.saved, 64);
-      act(77) := resize(init.base_rtt, 64);
-      act(78) := resize(init.max_wnd, 64);
-      act(79) := resize(init.avg, 64);
-      act(80) := resize(init.achieved, 64);
-      act(81) := resize(init.received, 64);
-      act(82) := resize(init.fi_count, 64);
-      act(83) := resize(init.inc, 64);
-      act(84) := resize(init.to_ignore, 64);
-      act(85) := resize(init.ignored, 64);
-      act(86) := (0 => init.increase, others => '0');
-      act(87) := (0 => init.trigger_qa, others => '0');
-      act(88) := (0 => init.qa_armed, others => '0');
-      act(89) := resize(init.t_adj, 64);
-      act(90) := resize(init.t_dec, 64);
-      act(91) := resize(init.t_qa, 64);
+      put_flow(init, FLOW_INIT_C, act);
       for k in N_IN_C to N_ALL_C - 1 loop
         if (act(k) /= v(k)) then
           stop("MISMATCH vector " & integer'image(index) & " (" & VECTORS & ":" & integer'image(lineno) &
